@@ -1,0 +1,125 @@
+// dynascope: the desktop application. Command-line parsing and wiring only; the window and the
+// headless screenshot mode live in dynascope_ui.
+#include "ui/examplepaths.h"
+#include "ui/mainwindow.h"
+#include "ui/screenshotrunner.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+using namespace dynascope::ui;
+
+namespace {
+void printError(const QString& message)
+{
+    std::fprintf(stderr, "dynascope: %s\n", qPrintable(message));
+}
+
+bool parseSize(const QString& text, QSize* size)
+{
+    static const QRegularExpression re(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+    const auto m = re.match(text.trimmed());
+    if (!m.hasMatch())
+        return false;
+    *size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    return size->width() >= 200 && size->height() >= 150;
+}
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    // Screenshot mode must work on a machine without a display: fall back to the offscreen
+    // platform when nothing else was asked for.
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strncmp(argv[i], "--screenshot", 12) == 0)
+            screenshot = true;
+    }
+    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Dynascope"));
+    QApplication::setOrganizationName(QStringLiteral("Dynascope"));
+    QApplication::setApplicationVersion(QStringLiteral(DYNASCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("dynascope"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Explorer for PyTorch compiler traces (TORCH_TRACE logs)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("path"),
+        QStringLiteral("Trace files (.log, .log.zst, .log.gz) or TORCH_TRACE folders to open."),
+        QStringLiteral("[PATH...]"));
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+        QStringLiteral("Render the window after loading into a PNG and exit."),
+        QStringLiteral("OUT.png"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"),
+        QStringLiteral("Window size, default 1600x1000."), QStringLiteral("WxH"),
+        QStringLiteral("1600x1000"));
+    const QCommandLineOption selectOpt(QStringLiteral("select"),
+        QStringLiteral("Select a compile, e.g. \"[0/1]\" or 0/1 (exit code 2 if absent)."),
+        QStringLiteral("COMPILE_ID"));
+    const QCommandLineOption exampleOpt(QStringLiteral("example"),
+        QStringLiteral("Open the example trace shipped with Dynascope."));
+    parser.addOptions({ shotOpt, sizeOpt, selectOpt, exampleOpt });
+    parser.process(app);
+
+    QSize size;
+    if (!parseSize(parser.value(sizeOpt), &size)) {
+        printError(QStringLiteral(
+            "--size wants WIDTHxHEIGHT, e.g. 1600x1000 (at least 200x150), got \"%1\"")
+                       .arg(parser.value(sizeOpt)));
+        return 1;
+    }
+    QStringList paths = parser.positionalArguments();
+    if (parser.isSet(exampleOpt)) {
+        const QString example = exampleTracePath();
+        if (example.isEmpty()) {
+            printError(QStringLiteral("the example trace was not found next to the program"));
+            return 2;
+        }
+        paths.prepend(example);
+    }
+    const QString select = parser.value(selectOpt);
+
+    if (parser.isSet(shotOpt)) {
+        MainWindow window(MainWindow::Options { false });
+        ScreenshotRequest request;
+        request.paths = paths;
+        request.output = parser.value(shotOpt);
+        request.size = size;
+        request.select = select;
+        QString error;
+        const int rc = runScreenshot(window, request, &error);
+        if (rc != 0)
+            printError(error);
+        return rc;
+    }
+
+    MainWindow window;
+    if (parser.isSet(sizeOpt))
+        window.resize(size);
+    window.show();
+    if (!select.isEmpty()) {
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, select](bool) {
+                if (!window.selectCompile(select)) {
+                    printError(QStringLiteral("no compile %1 in the trace").arg(select));
+                    QApplication::exit(2);
+                }
+            },
+            Qt::SingleShotConnection);
+    }
+    if (!paths.isEmpty())
+        window.openPaths(paths);
+    return app.exec();
+}

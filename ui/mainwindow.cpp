@@ -1,0 +1,373 @@
+#include "ui/mainwindow.h"
+
+#include "ui/compilebrowser.h"
+#include "ui/compileselection.h"
+#include "ui/diagnosticsdock.h"
+#include "ui/examplepaths.h"
+#include "ui/inspectorview.h"
+#include "ui/mainactions.h"
+#include "ui/models/format.h"
+#include "ui/recentfiles.h"
+#include "ui/startpage.h"
+#include "ui/traceloadcontroller.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolButton>
+
+static void initDynascopeResources()
+{
+    Q_INIT_RESOURCE(dynascope);
+}
+
+namespace dynascope::ui {
+
+namespace {
+QString plural(uint64_t n, const QString& one, const QString& many)
+{
+    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : MainWindow(Options {}, parent)
+{
+}
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent)
+    , m_options(options)
+    , m_loader(new TraceLoadController(this))
+    , m_selection(new CompileSelection(this))
+    , m_recent(new RecentFiles(this))
+{
+    initDynascopeResources();
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/dynascope.svg")));
+    setAcceptDrops(true);
+
+    m_startPage = new StartPage(this);
+    m_startPage->setExampleAvailable(!exampleTracePath().isEmpty());
+    m_startPage->setRecentFiles(m_recent->paths());
+
+    m_inspector = new InspectorView(this);
+    m_centre = new QSplitter(Qt::Vertical, this);
+    m_centre->setObjectName(QStringLiteral("centreSplitter"));
+    m_centre->setChildrenCollapsible(false);
+    m_centre->addWidget(m_inspector);
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_centre);
+    setCentralWidget(m_stack);
+
+    m_actions = new MainActions(this, m_recent);
+    createDocks();
+    createStatusBar();
+    connectActions();
+    updateTitle();
+
+    resize(1600, 1000);
+    if (m_options.persistSettings) {
+        QSettings s;
+        restoreGeometry(s.value(QStringLiteral("mainwindow/geometry")).toByteArray());
+        restoreState(s.value(QStringLiteral("mainwindow/state")).toByteArray());
+    }
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto* compilesDock = new QDockWidget(tr("Compiles"), this);
+    compilesDock->setObjectName(QStringLiteral("compilesDock"));
+    m_browser = new CompileBrowser(m_selection, compilesDock);
+    compilesDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, compilesDock);
+
+    m_diagnostics = new DiagnosticsDock(this);
+    addDockWidget(Qt::LeftDockWidgetArea, m_diagnostics);
+    splitDockWidget(compilesDock, m_diagnostics, Qt::Vertical);
+    resizeDocks({ compilesDock }, { 860 }, Qt::Horizontal);
+    resizeDocks({ compilesDock, m_diagnostics }, { 700, 160 }, Qt::Vertical);
+
+    m_actions->addDockToggle(compilesDock);
+    m_actions->addDockToggle(m_diagnostics);
+    connect(m_actions->focusFilter, &QAction::triggered, this, [this, compilesDock] {
+        compilesDock->show();
+        m_browser->filterEdit()->setFocus();
+        m_browser->filterEdit()->selectAll();
+    });
+    connect(
+        m_selection, &CompileSelection::currentChanged, m_inspector, &InspectorView::showCompile);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setObjectName(QStringLiteral("summary"));
+    statusBar()->addWidget(m_summary, 1);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setTextVisible(true);
+    m_cancel = new QToolButton(this);
+    m_cancel->setDefaultAction(m_actions->cancelLoad);
+    m_cancel->setText(tr("Cancel"));
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    showLoading(false);
+}
+
+void MainWindow::connectActions()
+{
+    connect(m_actions->open, &QAction::triggered, this, &MainWindow::openFileDialog);
+    connect(m_actions->openFolder, &QAction::triggered, this, &MainWindow::openFolderDialog);
+    connect(m_actions->openExample, &QAction::triggered, this, &MainWindow::openExample);
+    connect(m_actions->reload, &QAction::triggered, this, &MainWindow::reload);
+    connect(m_actions->cancelLoad, &QAction::triggered, m_loader, &TraceLoadController::cancel);
+    connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
+    connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(m_actions, &MainActions::openRecentRequested, this,
+        [this](const QString& p) { openPaths({ p }); });
+
+    connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::openFileDialog);
+    connect(m_startPage, &StartPage::openFolderRequested, this, &MainWindow::openFolderDialog);
+    connect(m_startPage, &StartPage::openExampleRequested, this, &MainWindow::openExample);
+    connect(m_startPage, &StartPage::openRecentRequested, this,
+        [this](const QString& p) { openPaths({ p }); });
+    connect(m_recent, &RecentFiles::changed, this,
+        [this] { m_startPage->setRecentFiles(m_recent->paths()); });
+    m_actions->openExample->setEnabled(!exampleTracePath().isEmpty());
+
+    connect(m_loader, &TraceLoadController::started, this,
+        [this](quint64, const QStringList& paths) { onLoadStarted(paths); });
+    connect(m_loader, &TraceLoadController::progress, this,
+        [this](quint64, double f, const QString& stage) { onLoadProgress(f, stage); });
+    connect(m_loader, &TraceLoadController::finished, this, &MainWindow::onLoadFinished);
+    connect(m_loader, &TraceLoadController::cancelled, this, [this] { onLoadCancelled(); });
+}
+
+void MainWindow::openPaths(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    m_loader->start(paths);
+}
+
+void MainWindow::reload()
+{
+    if (!m_paths.isEmpty())
+        m_loader->start(m_paths);
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loader->isRunning();
+}
+
+void MainWindow::onLoadStarted(const QStringList& paths)
+{
+    showLoading(true);
+    m_summary->setText(tr("Loading %1…")
+                           .arg(paths.size() == 1 ? QFileInfo(paths.front()).fileName()
+                                                  : tr("%1 paths").arg(paths.size())));
+}
+
+void MainWindow::onLoadProgress(double fraction, const QString& stage)
+{
+    m_progress->setValue(static_cast<int>(fraction * 1000));
+    m_progress->setFormat(stage.isEmpty() ? QStringLiteral("%p%") : stage + QStringLiteral(" %p%"));
+}
+
+void MainWindow::onLoadCancelled()
+{
+    if (m_loader->isRunning())
+        return; // a newer load superseded the cancelled one
+    showLoading(false);
+    m_summary->setText(m_trace ? summaryText() : tr("Loading cancelled"));
+}
+
+void MainWindow::onLoadFinished(const LoadOutcome& outcome)
+{
+    showLoading(false);
+    const QStringList errors = outcome.errorMessages();
+    if (outcome.result.trace) {
+        m_paths = outcome.paths;
+        for (const QString& p : outcome.paths) {
+            if (QFileInfo::exists(p))
+                m_recent->add(p);
+        }
+        setTrace(outcome.result.trace);
+        statusBar()->showMessage(
+            tr("Loaded in %1").arg(formatDuration(outcome.elapsedMs * 1000.0)), 4000);
+    } else {
+        // Nothing could be read: keep what was open before.
+        std::vector<Diagnostic> diags(outcome.result.errors.begin(), outcome.result.errors.end());
+        if (!m_trace)
+            m_diagnostics->setDiagnostics(std::move(diags));
+        m_summary->setText(m_trace ? summaryText() : tr("Nothing loaded"));
+    }
+    if (!errors.isEmpty()) {
+        m_diagnostics->show();
+        statusBar()->showMessage(
+            tr("Could not read: %1").arg(errors.join(QStringLiteral("; "))), 10000);
+    }
+    Q_EMIT loadFinished(errors.isEmpty() && outcome.result.trace, errors);
+}
+
+void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_selection->clear();
+    m_browser->setTrace(m_trace);
+    m_inspector->setTrace(m_trace);
+    std::vector<Diagnostic> diags = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
+    m_diagnosticCount = static_cast<int>(diags.size());
+    m_diagnostics->setDiagnostics(std::move(diags));
+    m_stack->setCurrentWidget(m_trace ? static_cast<QWidget*>(m_centre) : m_startPage);
+    m_actions->reload->setEnabled(m_trace != nullptr);
+    m_summary->setText(summaryText());
+    updateTitle();
+}
+
+QString MainWindow::summaryText() const
+{
+    if (!m_trace)
+        return {};
+    const Trace& t = *m_trace;
+    QString name;
+    if (t.files.size() == 1)
+        name = baseName(t.files.front().path);
+    else if (m_paths.size() == 1)
+        name = QFileInfo(m_paths.front()).fileName()
+            + QStringLiteral(" (%1 files)").arg(t.files.size());
+    else
+        name = tr("%1 files").arg(t.files.size());
+    const QString sep = QStringLiteral(" · ");
+    return name + sep + plural(t.compiles.size(), tr("compile"), tr("compiles")) + sep
+        + plural(t.recompileCount(), tr("recompile"), tr("recompiles")) + sep
+        + plural(t.graphBreakCount(), tr("graph break"), tr("graph breaks")) + sep
+        + plural(t.failureCount(), tr("failure"), tr("failures")) + sep
+        + plural(static_cast<uint64_t>(m_diagnosticCount), tr("diagnostic"), tr("diagnostics"))
+        + (m_diagnosticCount ? QStringLiteral(" ⚠") : QString());
+}
+
+bool MainWindow::selectCompile(const QString& text)
+{
+    if (!m_trace)
+        return false;
+    const auto id = CompileId::parse(text.trimmed().toStdString());
+    if (!id)
+        return false;
+    for (const Compile& c : m_trace->compiles) {
+        if (c.id == *id) {
+            m_selection->setCurrent(c.index);
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::showLoading(bool loading)
+{
+    m_progress->setVisible(loading);
+    m_cancel->setVisible(loading);
+    m_actions->cancelLoad->setEnabled(loading);
+    if (loading)
+        m_progress->setValue(0);
+}
+
+void MainWindow::updateTitle()
+{
+    if (!m_trace || m_trace->files.empty()) {
+        setWindowTitle(QStringLiteral("Dynascope"));
+        return;
+    }
+    const QString name = m_paths.size() == 1 ? QFileInfo(m_paths.front()).fileName()
+                                             : tr("%1 files").arg(m_trace->files.size());
+    setWindowTitle(name + QStringLiteral(" — Dynascope"));
+}
+
+void MainWindow::openFileDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"), QString(),
+        tr("TORCH_TRACE logs (*.log *.log.zst *.log.gz *.txt *.zst *.gz);;All files (*)"));
+    openPaths(files);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Trace Folder"));
+    if (!dir.isEmpty())
+        openPaths({ dir });
+}
+
+void MainWindow::openExample()
+{
+    const QString path = exampleTracePath();
+    if (path.isEmpty()) {
+        QMessageBox::warning(
+            this, tr("Example Trace"), tr("The example trace was not found next to the program."));
+        return;
+    }
+    openPaths({ path });
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox box(this);
+    box.setWindowTitle(tr("About Dynascope"));
+    box.setTextFormat(Qt::PlainText);
+    box.setText(tr("Dynascope %1").arg(QStringLiteral(DYNASCOPE_VERSION)));
+    box.setInformativeText(
+        tr("An explorer for PyTorch compiler traces (TORCH_TRACE logs): compiles, "
+           "recompiles and their guards, graph breaks, failures and timing.\n\n"
+           "Built with Qt %1.")
+            .arg(QString::fromLatin1(qVersion())));
+    box.setIconPixmap(windowIcon().pixmap(64, 64));
+    box.exec();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_options.persistSettings) {
+        QSettings s;
+        s.setValue(QStringLiteral("mainwindow/geometry"), saveGeometry());
+        s.setValue(QStringLiteral("mainwindow/state"), saveState());
+    }
+    m_loader->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    openPaths(paths);
+}
+
+} // namespace dynascope::ui

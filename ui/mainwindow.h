@@ -1,0 +1,105 @@
+// MainWindow: wires the loader, the compile tree, the timeline, the inspector and the docks
+// together. The pieces live in their own files; this one only connects them and keeps the
+// window-level state (what is open, the status bar, settings).
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QSplitter;
+class QStackedWidget;
+class QToolButton;
+
+namespace dynascope::ui {
+
+class CompileBrowser;
+class CompileSelection;
+class DiagnosticsDock;
+class InspectorView;
+class MainActions;
+class RecentFiles;
+class StartPage;
+class TimelineView;
+class TraceLoadController;
+struct LoadOutcome;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        bool persistSettings = true; // restore and save geometry, dock state, recent files
+    };
+    explicit MainWindow(Options options, QWidget* parent = nullptr);
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openPaths(const QStringList& paths);
+    void reload();
+    bool isLoading() const;
+    const std::shared_ptr<const Trace>& trace() const { return m_trace; }
+    QStringList openPathList() const { return m_paths; }
+
+    // Selects the first compile whose id matches "[0/1]", "0/1" or "[0/0_1]"; false if absent.
+    bool selectCompile(const QString& compileId);
+    // "file · N compiles · N recompiles · N graph breaks · N failures · N diagnostics"
+    QString summaryText() const;
+
+    CompileBrowser* compileBrowser() const { return m_browser; }
+    InspectorView* inspector() const { return m_inspector; }
+    CompileSelection* selection() const { return m_selection; }
+    TimelineView* timeline() const { return m_timeline; }
+    DiagnosticsDock* diagnosticsDock() const { return m_diagnostics; }
+
+Q_SIGNALS:
+    // After every load: ok is false when some input could not be read (errors says which).
+    void loadFinished(bool ok, const QStringList& errors);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createDocks();
+    void createStatusBar();
+    void connectActions();
+    void onLoadStarted(const QStringList& paths);
+    void onLoadProgress(double fraction, const QString& stage);
+    void onLoadFinished(const LoadOutcome& outcome);
+    void onLoadCancelled();
+    void setTrace(std::shared_ptr<const Trace> trace);
+    void showLoading(bool loading);
+    void openFileDialog();
+    void openFolderDialog();
+    void openExample();
+    void showAbout();
+    void updateTitle();
+
+    Options m_options;
+    std::shared_ptr<const Trace> m_trace;
+    QStringList m_paths;
+    int m_diagnosticCount = 0;
+
+    TraceLoadController* m_loader;
+    CompileSelection* m_selection;
+    RecentFiles* m_recent;
+    MainActions* m_actions = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    StartPage* m_startPage = nullptr;
+    QSplitter* m_centre = nullptr;
+    TimelineView* m_timeline = nullptr;
+    InspectorView* m_inspector = nullptr;
+    CompileBrowser* m_browser = nullptr;
+    DiagnosticsDock* m_diagnostics = nullptr;
+    QLabel* m_summary = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancel = nullptr;
+};
+
+} // namespace dynascope::ui

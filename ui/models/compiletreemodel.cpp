@@ -1,0 +1,509 @@
+#include "ui/models/compiletreemodel.h"
+
+#include "ui/models/format.h"
+#include "ui/models/itemroles.h"
+#include "ui/models/statusstyle.h"
+
+#include <QFont>
+#include <QFontDatabase>
+
+#include <array>
+
+namespace dynascope::ui {
+
+namespace {
+constexpr std::array kStatusOrder = { CompileStatus::Ok, CompileStatus::GraphBreak,
+    CompileStatus::Empty, CompileStatus::Error, CompileStatus::Missing };
+
+template <typename T> void addTo(T& t, const Compile& c)
+{
+    ++t.byStatus[static_cast<size_t>(c.status)];
+    t.durationUs += c.durationUs();
+    t.graphBreaks += c.graphBreakCount();
+    t.recompiles += c.isRecompile() ? 1 : 0;
+    ++t.compiles;
+}
+
+// "✓12  ⚡2  ✕1": counts per status, in a fixed order, zeros left out.
+template <typename T> QString statusSummary(const T& t)
+{
+    QStringList parts;
+    for (auto s : kStatusOrder) {
+        if (int n = t.byStatus[static_cast<size_t>(s)])
+            parts << statusStyle(s).glyph + QString::number(n);
+    }
+    return parts.join(QStringLiteral("  "));
+}
+
+QString reasonsSummary(const Compile& c)
+{
+    if (!c.recompileReasons.empty()) {
+        QString s = firstLine(c.recompileReasons.front().text);
+        if (c.recompileReasons.size() > 1)
+            s += QStringLiteral("  (+%1 more)").arg(c.recompileReasons.size() - 1);
+        return s;
+    }
+    return firstLine(c.recompileReasonMetric);
+}
+
+QString reasonsTooltip(const Compile& c)
+{
+    QStringList lines;
+    for (const auto& r : c.recompileReasons)
+        lines << qs(r.text);
+    if (lines.isEmpty() && !c.recompileReasonMetric.empty())
+        lines << qs(c.recompileReasonMetric);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString frameLabel(const Frame& f)
+{
+    if (!f.frameId)
+        return QStringLiteral("frame ?");
+    if (f.compiledAutograd)
+        return QStringLiteral("frame !%1/%2").arg(*f.compiledAutograd).arg(*f.frameId);
+    return QStringLiteral("frame %1").arg(*f.frameId);
+}
+} // namespace
+
+CompileTreeModel::CompileTreeModel(QObject* parent)
+    : QAbstractItemModel(parent)
+{
+}
+
+CompileTreeModel::~CompileTreeModel() = default;
+
+void CompileTreeModel::setTrace(std::shared_ptr<const Trace> trace)
+{
+    beginResetModel();
+    m_trace = std::move(trace);
+    build();
+    endResetModel();
+}
+
+int CompileTreeModel::addNode(NodeKind kind, uint32_t ref, int parent, int attempt)
+{
+    const int id = static_cast<int>(m_nodes.size());
+    Node n { kind, ref, parent, 0, attempt, {} };
+    if (parent < 0) {
+        n.row = static_cast<int>(m_topLevel.size());
+        m_topLevel.push_back(id);
+    } else {
+        n.row = static_cast<int>(m_nodes[static_cast<size_t>(parent)].children.size());
+        m_nodes[static_cast<size_t>(parent)].children.push_back(id);
+    }
+    m_nodes.push_back(std::move(n));
+    m_totals.emplace_back();
+    return id;
+}
+
+void CompileTreeModel::build()
+{
+    m_nodes.clear();
+    m_totals.clear();
+    m_topLevel.clear();
+    m_compileNode.clear();
+    if (!m_trace)
+        return;
+    const Trace& t = *m_trace;
+    m_compileNode.assign(t.compiles.size(), -1);
+
+    auto addCompile = [&](uint32_t ci, int parent) {
+        if (ci >= t.compiles.size())
+            return;
+        const Compile& c = t.compiles[ci];
+        const int node = addNode(NodeKind::Compile, ci, parent);
+        m_compileNode[ci] = node;
+        // Roll the compile up into its frame and rank rows.
+        for (int p = parent; p >= 0; p = m_nodes[static_cast<size_t>(p)].parent)
+            addTo(m_totals[static_cast<size_t>(p)], c);
+        if (c.attempts.size() > 1) {
+            for (size_t a = 0; a < c.attempts.size(); ++a)
+                addNode(NodeKind::Attempt, ci, node, static_cast<int>(a));
+        }
+    };
+
+    std::vector<std::vector<uint32_t>> framesOfFile(t.files.size());
+    for (const Frame& f : t.frames) {
+        if (f.file < t.files.size())
+            framesOfFile[f.file].push_back(f.index);
+    }
+    for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
+        const int rank = addNode(NodeKind::Rank, fi, -1);
+        for (uint32_t fr : framesOfFile[fi]) {
+            if (fr >= t.frames.size())
+                continue;
+            const int frameNode = addNode(NodeKind::Frame, fr, rank);
+            for (uint32_t ci : t.frames[fr].compiles)
+                addCompile(ci, frameNode);
+        }
+        // Compiles that belong to no frame (no frame id in the log) sit under the rank itself.
+        for (const Compile& c : t.compiles) {
+            if (c.file == fi && c.frame == kNone)
+                addCompile(c.index, rank);
+        }
+    }
+}
+
+const CompileTreeModel::Node* CompileTreeModel::nodeOf(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    const auto id = static_cast<size_t>(index.internalId());
+    return id < m_nodes.size() ? &m_nodes[id] : nullptr;
+}
+
+QModelIndex CompileTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    const std::vector<int>* children = &m_topLevel;
+    if (parent.isValid()) {
+        const Node* p = nodeOf(parent);
+        if (!p || parent.column() != 0)
+            return {};
+        children = &p->children;
+    }
+    if (row >= static_cast<int>(children->size()))
+        return {};
+    return createIndex(row, column, static_cast<quintptr>((*children)[static_cast<size_t>(row)]));
+}
+
+QModelIndex CompileTreeModel::parent(const QModelIndex& child) const
+{
+    const Node* n = nodeOf(child);
+    if (!n || n->parent < 0)
+        return {};
+    const Node& p = m_nodes[static_cast<size_t>(n->parent)];
+    return createIndex(p.row, 0, static_cast<quintptr>(n->parent));
+}
+
+int CompileTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return static_cast<int>(m_topLevel.size());
+    if (parent.column() != 0)
+        return 0;
+    const Node* n = nodeOf(parent);
+    return n ? static_cast<int>(n->children.size()) : 0;
+}
+
+int CompileTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QModelIndex CompileTreeModel::indexForCompile(uint32_t compile, int column) const
+{
+    if (compile >= m_compileNode.size() || m_compileNode[compile] < 0)
+        return {};
+    const int id = m_compileNode[compile];
+    return createIndex(m_nodes[static_cast<size_t>(id)].row, column, static_cast<quintptr>(id));
+}
+
+uint32_t CompileTreeModel::compileAt(const QModelIndex& index) const
+{
+    const Node* n = nodeOf(index);
+    if (!n || (n->kind != NodeKind::Compile && n->kind != NodeKind::Attempt))
+        return kNone;
+    return n->ref;
+}
+
+QVariant CompileTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case IdColumn:
+            return tr("Compile");
+        case StatusColumn:
+            return tr("Status");
+        case FunctionColumn:
+            return tr("Function");
+        case LocationColumn:
+            return tr("File:line");
+        case DurationColumn:
+            return tr("Duration");
+        case GraphBreaksColumn:
+            return tr("Breaks");
+        case RecompileReasonsColumn:
+            return tr("Recompile reason");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case IdColumn:
+            return tr("Rank, frame (code object), compile id in PyTorch's form, attempt");
+        case DurationColumn:
+            return tr("Compile time (frames and ranks: total of their compiles)");
+        case GraphBreaksColumn:
+            return tr("Graph breaks");
+        case RecompileReasonsColumn:
+            return tr("Why the frame compiled again: the guard of an earlier compile that failed");
+        }
+    }
+    if (role == Qt::TextAlignmentRole
+        && (section == DurationColumn || section == GraphBreaksColumn))
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant CompileTreeModel::data(const QModelIndex& index, int role) const
+{
+    const Node* n = nodeOf(index);
+    if (!n || !m_trace)
+        return {};
+    switch (role) {
+    case NodeKindRole:
+        return static_cast<int>(n->kind);
+    case CompileIndexRole:
+        return (n->kind == NodeKind::Compile || n->kind == NodeKind::Attempt)
+            ? static_cast<int>(n->ref)
+            : -1;
+    case FileIndexRole:
+        switch (n->kind) {
+        case NodeKind::Rank:
+            return static_cast<int>(n->ref);
+        case NodeKind::Frame:
+            return static_cast<int>(m_trace->frames[n->ref].file);
+        default:
+            return static_cast<int>(m_trace->compiles[n->ref].file);
+        }
+    case FrameIndexRole:
+        if (n->kind == NodeKind::Frame)
+            return static_cast<int>(n->ref);
+        if (n->kind == NodeKind::Rank)
+            return -1;
+        return m_trace->compiles[n->ref].frame == kNone
+            ? -1
+            : static_cast<int>(m_trace->compiles[n->ref].frame);
+    default:
+        break;
+    }
+    if (role == Qt::TextAlignmentRole) {
+        if (index.column() == DurationColumn || index.column() == GraphBreaksColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    switch (n->kind) {
+    case NodeKind::Rank:
+        return rankData(*n, index.column(), role);
+    case NodeKind::Frame:
+        return frameData(*n, index.column(), role);
+    case NodeKind::Compile:
+        if (role == SortRole && index.column() == IdColumn)
+            return n->row;
+        return compileData(m_trace->compiles[n->ref], index.column(), role);
+    case NodeKind::Attempt:
+        return attemptData(*n, index.column(), role);
+    }
+    return {};
+}
+
+QVariant CompileTreeModel::compileData(const Compile& c, int column, int role) const
+{
+    const bool display = role == Qt::DisplayRole;
+    const bool sort = role == SortRole;
+    switch (column) {
+    case IdColumn:
+        if (display || sort)
+            return qs(c.id.display());
+        if (role == Qt::ToolTipRole)
+            return tr("%1, compile #%2 of %3")
+                .arg(qs(c.id.display()))
+                .arg(c.index + 1)
+                .arg(
+                    c.file < m_trace->files.size() ? rankLabel(m_trace->files[c.file]) : QString());
+        break;
+    case StatusColumn: {
+        const auto st = statusStyle(c.status);
+        if (display)
+            return st.label();
+        if (sort || role == StatusRole)
+            return static_cast<int>(c.status);
+        if (role == Qt::ForegroundRole)
+            return st.color;
+        if (role == Qt::ToolTipRole) {
+            if (c.failure)
+                return QString(
+                    qs(c.failure->type) + QStringLiteral(": ") + firstLine(c.failure->reason));
+            if (!c.graphBreaks.empty())
+                return firstLine(c.graphBreaks.front().reason);
+            return st.word;
+        }
+        break;
+    }
+    case FunctionColumn:
+        if (display || sort)
+            return compileFunction(c);
+        break;
+    case LocationColumn:
+        if (display || sort)
+            return fileLine(compileFile(c).toStdString(), compileLine(c));
+        if (role == Qt::ToolTipRole) {
+            const QString f = compileFile(c);
+            return f.isEmpty() ? QVariant()
+                               : QVariant(f + QLatin1Char(':') + QString::number(compileLine(c)));
+        }
+        break;
+    case DurationColumn:
+        if (display)
+            return c.timeSource == TimeSource::None ? QStringLiteral("–")
+                                                    : formatDuration(c.durationUs());
+        if (sort)
+            return c.durationUs();
+        break;
+    case GraphBreaksColumn:
+        if (display)
+            return c.graphBreakCount() ? QVariant(QString::number(c.graphBreakCount()))
+                                       : QVariant();
+        if (sort)
+            return static_cast<qulonglong>(c.graphBreakCount());
+        if (role == Qt::ToolTipRole && !c.graphBreaks.empty()) {
+            QStringList lines;
+            for (const auto& g : c.graphBreaks)
+                lines << firstLine(g.reason);
+            return lines.join(QLatin1Char('\n'));
+        }
+        break;
+    case RecompileReasonsColumn:
+        if (display || sort)
+            return reasonsSummary(c);
+        if (role == Qt::ToolTipRole) {
+            const QString t = reasonsTooltip(c);
+            return t.isEmpty() ? QVariant() : QVariant(t);
+        }
+        break;
+    }
+    return {};
+}
+
+QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
+{
+    const Frame& f = m_trace->frames[n.ref];
+    const Totals& t = m_totals[static_cast<size_t>(&n - m_nodes.data())];
+    const bool text = role == Qt::DisplayRole || role == SortRole;
+    switch (column) {
+    case IdColumn:
+        if (role == SortRole)
+            return n.row;
+        if (role == Qt::DisplayRole)
+            return frameLabel(f);
+        if (role == Qt::ToolTipRole)
+            return tr("%1: %n compile(s)", nullptr, static_cast<int>(t.compiles))
+                .arg(frameLabel(f));
+        break;
+    case StatusColumn:
+        if (text)
+            return statusSummary(t);
+        break;
+    case FunctionColumn:
+        if (text)
+            return qs(f.coName);
+        break;
+    case LocationColumn:
+        if (text)
+            return fileLine(f.coFilename, f.coFirstLineno);
+        if (role == Qt::ToolTipRole && !f.coFilename.empty())
+            return QString(qs(f.coFilename) + QLatin1Char(':') + QString::number(f.coFirstLineno));
+        break;
+    case DurationColumn:
+        if (role == Qt::DisplayRole)
+            return formatDuration(t.durationUs);
+        if (role == SortRole)
+            return t.durationUs;
+        if (role == Qt::ToolTipRole)
+            return tr("Total compile time of this frame");
+        break;
+    case GraphBreaksColumn:
+        if (role == Qt::DisplayRole)
+            return t.graphBreaks ? QVariant(QString::number(t.graphBreaks)) : QVariant();
+        if (role == SortRole)
+            return static_cast<qulonglong>(t.graphBreaks);
+        break;
+    case RecompileReasonsColumn:
+        if (text && t.recompiles)
+            return tr("%n recompile(s)", nullptr, static_cast<int>(t.recompiles));
+        break;
+    }
+    return {};
+}
+
+QVariant CompileTreeModel::rankData(const Node& n, int column, int role) const
+{
+    const TraceFile& file = m_trace->files[n.ref];
+    const Totals& t = m_totals[static_cast<size_t>(&n - m_nodes.data())];
+    const bool text = role == Qt::DisplayRole || role == SortRole;
+    switch (column) {
+    case IdColumn:
+        if (role == SortRole)
+            return n.row;
+        if (role == Qt::DisplayRole)
+            return rankLabel(file);
+        if (role == Qt::ToolTipRole)
+            return qs(file.path);
+        break;
+    case StatusColumn:
+        if (text)
+            return statusSummary(t);
+        break;
+    case FunctionColumn:
+        if (text)
+            return tr("%n compile(s)", nullptr, static_cast<int>(t.compiles));
+        break;
+    case LocationColumn:
+        if (text)
+            return baseName(file.path);
+        if (role == Qt::ToolTipRole)
+            return qs(file.path);
+        break;
+    case DurationColumn:
+        if (role == Qt::DisplayRole)
+            return formatDuration(t.durationUs);
+        if (role == SortRole)
+            return t.durationUs;
+        break;
+    case GraphBreaksColumn:
+        if (role == Qt::DisplayRole)
+            return t.graphBreaks ? QVariant(QString::number(t.graphBreaks)) : QVariant();
+        if (role == SortRole)
+            return static_cast<qulonglong>(t.graphBreaks);
+        break;
+    case RecompileReasonsColumn:
+        if (text && t.recompiles)
+            return tr("%n recompile(s)", nullptr, static_cast<int>(t.recompiles));
+        break;
+    }
+    if (role == Qt::FontRole && column == IdColumn) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    return {};
+}
+
+QVariant CompileTreeModel::attemptData(const Node& n, int column, int role) const
+{
+    const Compile& c = m_trace->compiles[n.ref];
+    const Attempt& a = c.attempts[static_cast<size_t>(n.attempt)];
+    switch (column) {
+    case IdColumn:
+        if (role == Qt::DisplayRole) {
+            CompileId id = c.id;
+            id.attempt = a.attempt;
+            return qs(id.display());
+        }
+        if (role == SortRole)
+            return n.row;
+        break;
+    case FunctionColumn:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return tr("attempt %1 · %n record(s)", nullptr, static_cast<int>(a.recordCount))
+                .arg(a.attempt);
+        break;
+    }
+    return {};
+}
+
+} // namespace dynascope::ui

@@ -1,0 +1,78 @@
+// CompileTreeModel: the compiles of a trace as a tree, rank (file) -> frame (code object) ->
+// compile -> attempt (only when a compile restarted). Built once per loaded Trace; the Trace is
+// immutable, so the tree is a flat node table and an index's internalId is its node number.
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <vector>
+
+namespace dynascope::ui {
+
+class CompileTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column {
+        IdColumn,
+        StatusColumn,
+        FunctionColumn,
+        LocationColumn,
+        DurationColumn,
+        GraphBreaksColumn,
+        RecompileReasonsColumn,
+        ColumnCount
+    };
+    enum class NodeKind { Rank, Frame, Compile, Attempt };
+
+    explicit CompileTreeModel(QObject* parent = nullptr);
+    ~CompileTreeModel() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    const std::shared_ptr<const Trace>& trace() const { return m_trace; }
+
+    // The row of a compile (Trace::compiles index); invalid when absent.
+    QModelIndex indexForCompile(uint32_t compile, int column = 0) const;
+    // Trace::compiles index of a compile or attempt row, kNone for other rows.
+    uint32_t compileAt(const QModelIndex& index) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    struct Node {
+        NodeKind kind;
+        uint32_t ref; // file, frame or compile index; attempt: the compile
+        int parent; // node index, -1 for top level
+        int row; // row under the parent
+        int attempt = 0; // Attempt nodes: index into Compile::attempts
+        std::vector<int> children;
+    };
+    void build();
+    int addNode(NodeKind kind, uint32_t ref, int parent, int attempt = 0);
+    const Node* nodeOf(const QModelIndex& index) const;
+    QVariant compileData(const Compile& c, int column, int role) const;
+    QVariant frameData(const Node& n, int column, int role) const;
+    QVariant rankData(const Node& n, int column, int role) const;
+    QVariant attemptData(const Node& n, int column, int role) const;
+
+    struct Totals { // aggregates of rank and frame rows, computed once in build()
+        int byStatus[5] = {};
+        double durationUs = 0;
+        uint64_t graphBreaks = 0, recompiles = 0, compiles = 0;
+    };
+
+    std::shared_ptr<const Trace> m_trace;
+    std::vector<Node> m_nodes;
+    std::vector<Totals> m_totals; // per node
+    std::vector<int> m_topLevel;
+    std::vector<int> m_compileNode; // Trace::compiles index -> node
+};
+
+} // namespace dynascope::ui

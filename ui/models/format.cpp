@@ -1,0 +1,159 @@
+#include "ui/models/format.h"
+
+#include "core/model/trace.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QTimeZone>
+
+#include <cmath>
+
+namespace dynascope::ui {
+
+namespace {
+// Three significant digits: 1.23, 12.3, 123.
+QString sig3(double v)
+{
+    const double a = std::fabs(v);
+    if (a >= 100 || a == 0)
+        return QString::number(v, 'f', 0);
+    if (a >= 10)
+        return QString::number(v, 'f', 1);
+    return QString::number(v, 'f', 2);
+}
+} // namespace
+
+QString formatDuration(double us)
+{
+    if (!(us >= 0) || std::isinf(us))
+        return QStringLiteral("–");
+    if (us < 1000) {
+        if (us < 10 && us != std::floor(us))
+            return QString::number(us, 'f', 1) + QStringLiteral(" µs");
+        return QString::number(std::llround(us)) + QStringLiteral(" µs");
+    }
+    if (us < 1e6)
+        return sig3(us / 1e3) + QStringLiteral(" ms");
+    if (us < 60e6)
+        return sig3(us / 1e6) + QStringLiteral(" s");
+    const auto totalS = static_cast<int64_t>(std::llround(us / 1e6));
+    if (totalS < 3600)
+        return QStringLiteral("%1 min %2 s").arg(totalS / 60).arg(totalS % 60);
+    return QStringLiteral("%1 h %2 min")
+        .arg(totalS / 3600)
+        .arg((totalS % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString formatOffset(double us, double stepUs)
+{
+    const QString sign = us < 0 ? QStringLiteral("-") : QStringLiteral("+");
+    const double a = std::fabs(us);
+    auto decimals = [](double step) {
+        // Enough decimals to tell ticks `step` apart.
+        int d = 0;
+        while (d < 3 && std::fabs(step - std::round(step)) > 1e-9) {
+            step *= 10;
+            ++d;
+        }
+        return d;
+    };
+    if (stepUs < 1000)
+        return sign + QString::number(a, 'f', decimals(stepUs)) + QStringLiteral(" µs");
+    if (stepUs < 1e6)
+        return sign + QString::number(a / 1e3, 'f', decimals(stepUs / 1e3)) + QStringLiteral(" ms");
+    return sign + QString::number(a / 1e6, 'f', decimals(stepUs / 1e6)) + QStringLiteral(" s");
+}
+
+static QDateTime toDateTime(double epochUs, int tzOffsetMinutes)
+{
+    const auto ms = static_cast<qint64>(std::floor(epochUs / 1000.0));
+    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone(tzOffsetMinutes * 60));
+}
+
+QString formatWallClock(double epochUs, int tzOffsetMinutes, bool withMillis)
+{
+    if (epochUs <= 0)
+        return {};
+    return toDateTime(epochUs, tzOffsetMinutes)
+        .toString(withMillis ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
+}
+
+QString formatDateTime(double epochUs, int tzOffsetMinutes)
+{
+    if (epochUs <= 0)
+        return {};
+    QString s
+        = toDateTime(epochUs, tzOffsetMinutes).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    const int h = std::abs(tzOffsetMinutes) / 60, m = std::abs(tzOffsetMinutes) % 60;
+    s += QStringLiteral(" UTC%1%2:%3")
+             .arg(tzOffsetMinutes < 0 ? QLatin1Char('-') : QLatin1Char('+'))
+             .arg(h, 2, 10, QLatin1Char('0'))
+             .arg(m, 2, 10, QLatin1Char('0'));
+    return s;
+}
+
+QString qs(const std::string& s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString baseName(const std::string& path)
+{
+    if (path.empty())
+        return {};
+    // Paths in traces may be Windows paths; take the part after the last separator of either kind.
+    const auto slash = path.find_last_of("/\\");
+    return qs(slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
+QString fileLine(const std::string& path, int64_t line)
+{
+    if (path.empty())
+        return {};
+    QString s = baseName(path);
+    if (line > 0)
+        s += QLatin1Char(':') + QString::number(line);
+    return s;
+}
+
+QString compileFunction(const Compile& c)
+{
+    if (!c.coName.empty())
+        return qs(c.coName);
+    if (!c.stack.empty())
+        return qs(c.stack.back().name);
+    return {};
+}
+
+QString compileFile(const Compile& c)
+{
+    if (!c.coFilename.empty())
+        return qs(c.coFilename);
+    if (!c.stack.empty())
+        return qs(c.stack.back().file);
+    return {};
+}
+
+int64_t compileLine(const Compile& c)
+{
+    if (!c.coFilename.empty())
+        return c.coFirstLineno;
+    if (!c.stack.empty())
+        return c.stack.back().line;
+    return 0;
+}
+
+QString rankLabel(const TraceFile& f)
+{
+    if (f.rank)
+        return QStringLiteral("rank %1").arg(*f.rank);
+    return baseName(f.path);
+}
+
+QString firstLine(const std::string& text)
+{
+    const auto nl = text.find('\n');
+    return qs(nl == std::string::npos ? text : text.substr(0, nl)).trimmed();
+}
+
+} // namespace dynascope::ui

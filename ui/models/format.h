@@ -1,0 +1,38 @@
+// Text formatting shared by the models, the inspector and the timeline: durations in the unit that
+// reads best ("812 µs", "2.41 s"), wall-clock times, file:line labels. Pure functions, QtCore only.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+
+namespace dynascope {
+struct Compile;
+struct TraceFile;
+
+namespace ui {
+
+// Microseconds -> "0 µs", "812 µs", "12.3 ms", "2.41 s", "3 min 12 s", "1 h 02 min".
+QString formatDuration(double us);
+// An axis tick step (microseconds) -> the unit that labels it best, e.g. "+200 ms".
+QString formatOffset(double us, double stepUs);
+// Epoch microseconds -> local wall-clock time of the traced process, "15:30:01.875".
+// tzOffsetMinutes is the trace file's offset (glog local time minus UTC).
+QString formatWallClock(double epochUs, int tzOffsetMinutes, bool withMillis = true);
+QString formatDateTime(double epochUs, int tzOffsetMinutes);
+// "file.py:6", the file's base name; empty when there is no file.
+QString fileLine(const std::string& path, int64_t line);
+QString baseName(const std::string& path);
+QString qs(const std::string& s);
+// The function a compile compiled: co_name, else the last dynamo_start frame's name.
+QString compileFunction(const Compile& c);
+QString compileFile(const Compile& c); // full path
+int64_t compileLine(const Compile& c);
+// "rank 1", or the file's base name when the rank is unknown.
+QString rankLabel(const TraceFile& f);
+// First line of a possibly multi-line text, trimmed.
+QString firstLine(const std::string& text);
+
+} // namespace ui
+} // namespace dynascope

@@ -1,0 +1,46 @@
+#include "ui/recentfiles.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace dynascope::ui {
+
+namespace {
+const QString kKey = QStringLiteral("recentFiles");
+}
+
+RecentFiles::RecentFiles(QObject* parent)
+    : QObject(parent)
+{
+    m_paths = QSettings().value(kKey).toStringList();
+}
+
+void RecentFiles::add(const QString& path)
+{
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    m_paths.removeAll(abs);
+    m_paths.prepend(abs);
+    while (m_paths.size() > kMax)
+        m_paths.removeLast();
+    save();
+}
+
+void RecentFiles::remove(const QString& path)
+{
+    if (m_paths.removeAll(path))
+        save();
+}
+
+void RecentFiles::clear()
+{
+    m_paths.clear();
+    save();
+}
+
+void RecentFiles::save()
+{
+    QSettings().setValue(kKey, m_paths);
+    Q_EMIT changed();
+}
+
+} // namespace dynascope::ui

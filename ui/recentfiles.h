@@ -1,0 +1,29 @@
+// RecentFiles: the traces (files or folders) opened lately, newest first, kept in QSettings.
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+
+namespace dynascope::ui {
+
+class RecentFiles : public QObject {
+    Q_OBJECT
+public:
+    explicit RecentFiles(QObject* parent = nullptr);
+
+    QStringList paths() const { return m_paths; }
+    void add(const QString& path);
+    void remove(const QString& path);
+    void clear();
+
+    static constexpr int kMax = 10;
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void save();
+    QStringList m_paths;
+};
+
+} // namespace dynascope::ui

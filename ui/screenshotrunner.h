@@ -1,0 +1,32 @@
+// Headless screenshot mode (`dynascope --screenshot OUT.png TRACE`): load into a real MainWindow,
+// wait for the load, optionally select a compile, render the window into a PNG of the requested
+// size. main() and tst_screenshot call the same function, so the test covers what users run.
+#pragma once
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+class QWidget;
+
+namespace dynascope::ui {
+
+class MainWindow;
+
+struct ScreenshotRequest {
+    QStringList paths;
+    QString output; // PNG path; empty: do not write an image
+    QSize size { 1600, 1000 };
+    QString select; // compile id to select, empty for none
+    int timeoutMs = 10 * 60 * 1000;
+};
+
+// Returns 0 on success; otherwise an exit code (2: a path failed to load or the compile to select
+// is absent, 3: the image could not be written, 4: timeout) with a message in *error.
+int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString* error);
+
+// The widget as shown, rendered into an image of exactly its size in device-independent pixels.
+QImage renderWidget(QWidget& widget);
+
+} // namespace dynascope::ui

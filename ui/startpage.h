@@ -1,0 +1,33 @@
+// StartPage: what the window shows before a trace is open: open a file, open a folder, open the
+// example, recent traces, and the two lines that make a trace.
+#pragma once
+
+#include <QWidget>
+
+class QVBoxLayout;
+class QCommandLinkButton;
+class QLabel;
+
+namespace dynascope::ui {
+
+class StartPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit StartPage(QWidget* parent = nullptr);
+
+    void setRecentFiles(const QStringList& paths);
+    void setExampleAvailable(bool available);
+
+Q_SIGNALS:
+    void openFileRequested();
+    void openFolderRequested();
+    void openExampleRequested();
+    void openRecentRequested(const QString& path);
+
+private:
+    QCommandLinkButton* m_example;
+    QLabel* m_recentTitle;
+    QVBoxLayout* m_recentLayout;
+};
+
+} // namespace dynascope::ui

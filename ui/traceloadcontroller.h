@@ -1,0 +1,64 @@
+// TraceLoadController: runs core's synchronous loader on a worker thread (QtConcurrent) and hands
+// the result back on the GUI thread. Each load gets a job id; starting a new load requests stop on
+// the previous one and its result is dropped when it arrives. Progress is written by the worker
+// into atomics and polled by a GUI-thread timer, which throttles it for free and never needs the
+// worker to touch a QObject.
+#pragma once
+
+#include "core/load/loader.h"
+
+#include <QElapsedTimer>
+#include <QFuture>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+#include <memory>
+#include <stop_token>
+
+namespace dynascope::ui {
+
+struct LoadOutcome {
+    quint64 job = 0;
+    QStringList paths;
+    LoadResult result;
+    qint64 elapsedMs = 0;
+    // Inputs that could not be read, formatted "file: message".
+    QStringList errorMessages() const;
+};
+
+class TraceLoadController : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoadController(QObject* parent = nullptr);
+    ~TraceLoadController() override;
+
+    // Starts loading; a load in flight is cancelled and its result will be dropped.
+    quint64 start(const QStringList& paths);
+    void cancel();
+    bool isRunning() const { return m_running; }
+    quint64 currentJob() const { return m_job; }
+    // Blocks until the worker of the current job has finished (tests, shutdown).
+    void waitForWorker();
+
+Q_SIGNALS:
+    void started(quint64 job, const QStringList& paths);
+    void progress(quint64 job, double fraction, const QString& stage);
+    void finished(const dynascope::ui::LoadOutcome& outcome);
+    void cancelled(quint64 job);
+
+private:
+    struct ProgressState;
+    void pollProgress();
+    void onWorkerDone(quint64 job, QStringList paths, LoadResult result);
+
+    quint64 m_job = 0;
+    bool m_running = false;
+    std::stop_source m_stop;
+    std::shared_ptr<ProgressState> m_state;
+    QFuture<LoadResult> m_worker;
+    QTimer m_poll;
+    QElapsedTimer m_clock;
+};
+
+} // namespace dynascope::ui
