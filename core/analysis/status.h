@@ -1,0 +1,12 @@
+// Compile status, the way tlparse colours compiles: error if any fail_type; else empty if
+// graph_op_count is 0 or null; else graph break if restarts or breaks; else ok; no metrics at
+// all: missing (the process died mid-compile or the log is cut).
+#pragma once
+
+#include "core/model/trace.h"
+
+namespace dynascope {
+
+CompileStatus computeStatus(const Compile& c);
+
+} // namespace dynascope

@@ -1,0 +1,1108 @@
+// FileBuilder: the single pass over one trace file.
+//
+// Lines are found with memchr; a header's JSON is parsed once with simdjson on-demand for the
+// envelope (kind and compile id). A record is processed when its payload is complete, i.e. when
+// the next header arrives. Payloads stay in the buffer: only the kinds the model needs (chromium
+// events, recompile reasons, graph-break text, guards, errors) are decoded.
+//
+// Attaching records to compiles: compile ids repeat after torch._dynamo.reset(), and PyTorch
+// logs a few records of a compile before its dynamo_start (the "dynamo" chromium B event, the
+// recompile_reasons artifact). So each id key has a current compile; once that compile has its
+// compilation_metrics, such "pre-start" records wait in a pending list for the next dynamo_start
+// of the same key, and fall back to the current compile when none comes. 2024 chromium events
+// carry no id at all and follow the same rule with "the last compile started in this file".
+#include "core/load/file_builder.h"
+
+#include "core/analysis/graph_break_text.h"
+#include "core/analysis/recompile_linker.h"
+#include "core/analysis/status.h"
+#include "core/io/input_buffer.h"
+#include "core/parse/envelope.h"
+#include "core/parse/glog_prefix.h"
+#include "core/parse/line_splitter.h"
+#include "core/util/json_dom.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace dynascope {
+
+namespace {
+
+constexpr int64_t kAbsent = INT64_MIN;
+using IdKey = std::array<int64_t, 3>; // compiled autograd, frame, frame compile
+
+struct KeyState {
+    uint32_t current = kNone;
+    std::vector<uint32_t> pending;
+};
+
+struct ChromiumRaw {
+    uint32_t record = kNone;
+    char ph = 0;
+    std::string name;
+    std::string cat;
+    double ts = 0;
+    double dur = 0;
+    int64_t pid = 0, tid = 0;
+};
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.ends_with(suffix);
+}
+
+int64_t daysFromCivil(int y, unsigned m, unsigned d)
+{
+    using namespace std::chrono;
+    return sys_days(year_month_day(year(y), month(m), day(d))).time_since_epoch().count();
+}
+
+class Builder {
+public:
+    explicit Builder(const FileBuildInput& in)
+        : m_in(in)
+        , m_trace(std::make_unique<Trace>())
+    {
+        TraceFile f;
+        f.path = in.path;
+        f.buffer = in.buffer;
+        f.bytes = in.buffer->fileBytes();
+        f.decodedBytes = in.buffer->size();
+        f.compression = toString(in.buffer->compression());
+        m_trace->files.push_back(std::move(f));
+    }
+
+    std::unique_ptr<Trace> run();
+
+private:
+    TraceFile& file() { return m_trace->files[0]; }
+    void diag(Severity s, DiagnosticCode c, uint64_t line, std::string msg)
+    {
+        m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
+    }
+    uint16_t internKind(std::string_view kind);
+    void header(const Line& line);
+    void finishRecord();
+    void process(uint32_t idx);
+    uint32_t assign(uint32_t idx, bool preStart);
+    void attach(uint32_t idx, uint32_t compile);
+    uint32_t startCompile(uint32_t idx);
+    Stack parseStack(simdjson::dom::element arr, uint64_t line);
+    std::string_view payloadBytes(uint32_t idx) const;
+    bool parseJson(std::string_view text, simdjson::dom::element& out);
+    void handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m);
+    void handleArtifact(uint32_t idx, uint32_t c, std::string_view name);
+    void handleChromium(uint32_t idx);
+    void handleShape(uint32_t idx, uint32_t c, simdjson::dom::element m);
+    void calibrate(uint32_t idx, double epochUs);
+    double glogEpochUs(const Record& r) const;
+    void finish();
+    void buildSpans();
+    void computeTimes();
+    void buildFrames();
+    void linkGraphBreaks();
+    void linkRecompiles();
+
+    const FileBuildInput& m_in;
+    std::unique_ptr<Trace> m_trace;
+    EnvelopeParser m_envelopeParser;
+    simdjson::dom::parser m_dom;
+    std::string m_paddedCopy;
+    std::unordered_map<std::string, uint16_t> m_kindIds;
+
+    // The record whose payload is being collected, and what its header said.
+    uint32_t m_open = kNone;
+    Envelope m_env;
+    bool m_envOk = false;
+
+    std::map<IdKey, KeyState> m_keys;
+    KeyState m_anyKey; // id-less chromium events
+    uint32_t m_lastStarted = kNone;
+    std::vector<bool> m_finished; // compile has its compilation_metrics
+    std::vector<std::array<int64_t, 3>> m_compileKeys;
+    std::vector<ChromiumRaw> m_chromium;
+    std::vector<std::vector<GraphBreak>> m_artifactBreaks;
+    std::vector<std::vector<std::string>> m_reasonTexts;
+    std::vector<std::string> m_errorText;
+    std::vector<uint32_t> m_orphans; // records with a compile id but no compile
+    std::optional<int64_t> m_rank;
+    bool m_calibrated = false;
+    std::vector<bool> m_unknownIndexReported;
+    uint64_t m_lastProgress = 0;
+};
+
+uint16_t Builder::internKind(std::string_view kind)
+{
+    auto it = m_kindIds.find(std::string(kind));
+    if (it != m_kindIds.end())
+        return it->second;
+    uint16_t id = static_cast<uint16_t>(std::min<size_t>(m_trace->kindNames.size(), 0xfffe));
+    if (id == m_trace->kindNames.size())
+        m_trace->kindNames.emplace_back(kind);
+    m_kindIds.emplace(std::string(kind), id);
+    return id;
+}
+
+std::string_view Builder::payloadBytes(uint32_t idx) const
+{
+    const Record& r = m_trace->records[idx];
+    return { m_in.buffer->data() + r.payloadOffset(), r.payloadLength };
+}
+
+bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
+{
+    return !m_dom.parse(text.data(), text.size(), true).get(out);
+}
+
+void Builder::header(const Line& line)
+{
+    finishRecord();
+    const char* base = m_in.buffer->data();
+    std::string_view text(base + line.offset, line.length);
+    auto prefix = parseGlogPrefix(text);
+    if (!prefix) {
+        ++file().badLines;
+        std::string shown(text.substr(0, 80));
+        for (char& ch : shown)
+            if (static_cast<unsigned char>(ch) < 0x20)
+                ch = ' ';
+        diag(Severity::Warning, DiagnosticCode::BadPrefix, line.number,
+            "not a trace record (no glog prefix followed by JSON): \"" + shown
+                + (text.size() > 80 ? "...\"" : "\""));
+        return;
+    }
+    Record r;
+    r.offset = line.offset;
+    r.headerLength = line.length;
+    r.line = static_cast<uint32_t>(std::min<uint64_t>(line.number, 0xffffffffu));
+    r.glogMs = prefix->msOfDay;
+    r.glogDate = static_cast<uint16_t>(prefix->month * 32 + prefix->day);
+    if (line.offset + line.length + 1 < m_in.buffer->size() + 1 && line.length > 0) {
+        size_t end = line.offset + line.length;
+        if (end < m_in.buffer->size() && base[end] == '\r')
+            r.flags |= kCrlf;
+    }
+    std::string_view json = text.substr(prefix->jsonOffset);
+    if (!m_in.buffer->paddedAt(line.offset + prefix->jsonOffset, json.size())) {
+        m_paddedCopy.assign(json);
+        m_paddedCopy.append(InputBuffer::kPadding, '\0');
+        json = std::string_view(m_paddedCopy.data(), json.size());
+    }
+    std::string error;
+    m_envOk = m_envelopeParser.parse(json, m_env, error);
+    uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
+    if (!m_envOk) {
+        r.flags |= kBadJson;
+        r.kind = internKind("(bad header)");
+        ++file().badLines;
+        diag(Severity::Warning, DiagnosticCode::BadJson, line.number,
+            "header JSON does not parse (" + error + "); the record is kept without its fields");
+    } else {
+        r.kind = internKind(m_env.kind);
+        if (!m_env.hasPayload.empty())
+            r.flags |= kHasPayloadHash;
+        if (m_env.rank && !m_rank)
+            m_rank = m_env.rank;
+    }
+    m_trace->records.push_back(r);
+    m_open = idx;
+}
+
+void Builder::finishRecord()
+{
+    if (m_open == kNone)
+        return;
+    uint32_t idx = m_open;
+    m_open = kNone;
+    Record& r = m_trace->records[idx];
+    if (r.hasPayload() && r.payloadLength == 0 && !(r.flags & kTruncated))
+        diag(Severity::Warning, DiagnosticCode::MissingPayload, r.line,
+            "header declares has_payload but no payload lines follow");
+    if (m_envOk)
+        process(idx);
+    else
+        m_trace->kindCounts["(bad header)"]++;
+}
+
+uint32_t Builder::startCompile(uint32_t idx)
+{
+    uint32_t c = static_cast<uint32_t>(m_trace->compiles.size());
+    Compile comp;
+    comp.index = c;
+    comp.file = 0;
+    comp.id = m_env.compileId();
+    comp.id.attempt = 0;
+    comp.startRecord = idx;
+    m_trace->compiles.push_back(std::move(comp));
+    m_finished.push_back(false);
+    m_compileKeys.push_back({ m_env.compiledAutograd.value_or(kAbsent),
+        m_env.frameId.value_or(kAbsent), m_env.frameCompileId.value_or(kAbsent) });
+    m_artifactBreaks.emplace_back();
+    m_reasonTexts.emplace_back();
+    m_errorText.emplace_back();
+    m_lastStarted = c;
+    return c;
+}
+
+void Builder::attach(uint32_t idx, uint32_t c)
+{
+    m_trace->records[idx].compile = c;
+    if (c == kNone) {
+        m_orphans.push_back(idx);
+        return;
+    }
+    m_trace->compiles[c].records.push_back(idx);
+}
+
+// Decides the compile of a record with the current envelope's id (see the file comment).
+uint32_t Builder::assign(uint32_t idx, bool preStart)
+{
+    KeyState* ks = &m_anyKey;
+    if (m_env.hasCompileId()) {
+        IdKey key { m_env.compiledAutograd.value_or(kAbsent), m_env.frameId.value_or(kAbsent),
+            m_env.frameCompileId.value_or(kAbsent) };
+        ks = &m_keys[key];
+    } else {
+        ks->current = m_lastStarted;
+    }
+    bool isStart = m_trace->kindNames[m_trace->records[idx].kind] == "dynamo_start";
+    if (isStart) {
+        uint32_t c = startCompile(idx);
+        ks->current = c;
+        if (!m_env.hasCompileId())
+            m_anyKey.current = c;
+        for (uint32_t p : ks->pending)
+            attach(p, c);
+        ks->pending.clear();
+        attach(idx, c);
+        return c;
+    }
+    if (preStart && (ks->current == kNone || m_finished[ks->current])) {
+        ks->pending.push_back(idx);
+        return kNone; // decided later
+    }
+    for (uint32_t p : ks->pending)
+        attach(p, ks->current);
+    ks->pending.clear();
+    attach(idx, ks->current);
+    return ks->current;
+}
+
+Stack Builder::parseStack(simdjson::dom::element arr, uint64_t line)
+{
+    Stack stack;
+    simdjson::dom::array frames;
+    if (arr.get_array().get(frames))
+        return stack;
+    const auto& strings = file().strings;
+    for (auto f : frames) {
+        StackFrame sf;
+        sf.line = json::integer(f, "line").value_or(0);
+        if (auto n = json::str(f, "name"))
+            sf.name = std::string(*n);
+        if (auto l = json::str(f, "loc"))
+            sf.loc = std::string(*l);
+        if (auto fi = json::integer(f, "filename")) {
+            if (*fi >= 0 && static_cast<size_t>(*fi) < strings.size() && !strings[*fi].empty()) {
+                sf.file = strings[*fi];
+            } else {
+                sf.file = "(unknown file #" + std::to_string(*fi) + ")";
+                size_t key = *fi >= 0 ? static_cast<size_t>(std::min<int64_t>(*fi, 1 << 20)) : 0;
+                if (m_unknownIndexReported.size() <= key)
+                    m_unknownIndexReported.resize(key + 1);
+                if (!m_unknownIndexReported[key]) {
+                    m_unknownIndexReported[key] = true;
+                    diag(Severity::Warning, DiagnosticCode::UnknownStringIndex, line,
+                        "stack frame names string-table index " + std::to_string(*fi)
+                            + ", which the file never defined");
+                }
+            }
+        } else if (auto fs = json::str(f, "filename")) {
+            sf.file = std::string(*fs);
+        }
+        stack.push_back(std::move(sf));
+    }
+    return stack;
+}
+
+void Builder::calibrate(uint32_t idx, double epochUs)
+{
+    if (m_calibrated || !(epochUs > 1e15 && epochUs < 1e17))
+        return;
+    const Record& r = m_trace->records[idx];
+    if (r.glogMs == kNone)
+        return;
+    int64_t epochMs = static_cast<int64_t>(epochUs / 1000);
+    int64_t utcMsOfDay = ((epochMs % 86400000) + 86400000) % 86400000;
+    int64_t diff = static_cast<int64_t>(r.glogMs) - utcMsOfDay;
+    if (diff > 14 * 3600000)
+        diff -= 86400000;
+    if (diff <= -12 * 3600000)
+        diff += 86400000;
+    int minutes = static_cast<int>(std::lround(static_cast<double>(diff) / 60000.0 / 15.0) * 15);
+    using namespace std::chrono;
+    auto local = sys_days(
+        days(static_cast<int64_t>(std::floor((epochMs + minutes * 60000.0) / 86400000.0))));
+    year_month_day ymd(local);
+    file().tzOffsetMinutes = minutes;
+    file().year = static_cast<int>(ymd.year());
+    m_calibrated = true;
+}
+
+double Builder::glogEpochUs(const Record& r) const
+{
+    if (r.glogMs == kNone || r.glogDate == 0)
+        return 0;
+    unsigned month = r.glogDate / 32, day = r.glogDate % 32;
+    if (month < 1 || month > 12 || day < 1)
+        return 0;
+    const TraceFile& f = m_trace->files[0];
+    double days = static_cast<double>(daysFromCivil(f.year, month, day));
+    return (days * 86400000.0 + r.glogMs - f.tzOffsetMinutes * 60000.0) * 1000.0;
+}
+
+void Builder::process(uint32_t idx)
+{
+    Record& rec = m_trace->records[idx];
+    const std::string& kind = m_trace->kindNames[rec.kind];
+    m_trace->kindCounts[kind]++;
+    simdjson::dom::element meta;
+    auto parseMeta = [&]() { return parseJson(m_env.metadata, meta); };
+
+    if (kind == "str") {
+        simdjson::dom::array arr;
+        if (parseMeta() && !meta.get_array().get(arr) && arr.size() >= 2) {
+            std::string_view path;
+            int64_t index = -1;
+            if (!arr.at(0).get_string().get(path) && !arr.at(1).get_int64().get(index) && index >= 0
+                && index < (1 << 24)) {
+                auto& strings = file().strings;
+                if (strings.size() <= static_cast<size_t>(index))
+                    strings.resize(static_cast<size_t>(index) + 1);
+                strings[static_cast<size_t>(index)] = std::string(path);
+            }
+        }
+        m_orphans.push_back(idx);
+        return;
+    }
+    if (kind == "chromium_event") {
+        handleChromium(idx);
+        return;
+    }
+    bool preStart = false;
+    std::string artifactName;
+    if (kind == "artifact" && parseMeta()) {
+        if (auto n = json::str(meta, "name"))
+            artifactName = std::string(*n);
+        preStart = artifactName == "recompile_reasons";
+    }
+    bool global = !m_env.hasCompileId() && kind != "dynamo_start";
+    uint32_t c = global ? kNone : assign(idx, preStart);
+    if (global)
+        m_orphans.push_back(idx);
+    if (c != kNone) {
+        Compile& comp = m_trace->compiles[c];
+        int64_t attempt = m_env.attempt.value_or(0);
+        auto it = std::find_if(comp.attempts.begin(), comp.attempts.end(),
+            [&](const Attempt& a) { return a.attempt == attempt; });
+        if (it == comp.attempts.end())
+            comp.attempts.push_back({ attempt, idx, 1 });
+        else
+            it->recordCount++;
+    }
+
+    if (kind == "dynamo_start") {
+        if (parseMeta()) {
+            simdjson::dom::element st;
+            if (!meta["stack"].get(st))
+                m_trace->compiles[c].stack = parseStack(st, rec.line);
+        }
+    } else if (kind == "compilation_metrics") {
+        if (parseMeta() && meta.is_object()) {
+            if (auto t = json::number(meta, "start_time"))
+                calibrate(idx, *t * 1e6);
+            if (auto t = json::number(meta, "start_time_us"))
+                calibrate(idx, *t);
+            if (c != kNone)
+                handleMetrics(idx, c, meta);
+            else if (auto ft = json::str(meta, "fail_type"); ft && !ft->empty())
+                diag(Severity::Warning, DiagnosticCode::Other, rec.line,
+                    "compilation_metrics with a failure but no dynamo_start before it");
+        }
+    } else if (kind == "artifact") {
+        if (c != kNone)
+            handleArtifact(idx, c, artifactName);
+    } else if (kind == "dynamo_graph_break_reason") {
+        // A top-level form proposed once (tlparse PR #76); same text as the artifact.
+        if (c != kNone)
+            handleArtifact(idx, c, "dynamo_graph_break_reason");
+    } else if (kind == "dynamo_cpp_guards_str") {
+        if (c != kNone)
+            m_trace->compiles[c].guardsRecord = idx;
+    } else if (kind == "dynamo_guards") {
+        if (c != kNone) {
+            Compile& comp = m_trace->compiles[c];
+            if (comp.guardsRecord == kNone
+                || m_trace->kindNames[m_trace->records[comp.guardsRecord].kind] == "dynamo_guards")
+                comp.guardsRecord = idx;
+        }
+    } else if (kind == "guard_added_fast" || kind == "symbolic_shape_specialization"
+        || kind == "create_symbol" || kind == "create_unbacked_symbol" || kind == "guard_added") {
+        if (c != kNone && parseMeta())
+            handleShape(idx, c, meta);
+    }
+}
+
+void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
+{
+    Compile& comp = m_trace->compiles[c];
+    comp.metricsRecord = idx;
+    m_finished[c] = true;
+    comp.metricsJson = std::string(m_env.metadata);
+    if (auto s = json::str(m, "co_name"))
+        comp.coName = std::string(*s);
+    if (auto s = json::str(m, "co_filename"))
+        comp.coFilename = std::string(*s);
+    if (auto v = json::integer(m, "co_firstlineno"))
+        comp.coFirstLineno = *v;
+    comp.guardCount = json::integer(m, "guard_count");
+    comp.graphOpCount = json::integer(m, "graph_op_count");
+    comp.graphNodeCount = json::integer(m, "graph_node_count");
+    comp.cacheSize = json::integer(m, "cache_size");
+    comp.shapeEnvGuardCount = json::integer(m, "shape_env_guard_count");
+    comp.numGraphBreaks = json::integer(m, "num_graph_breaks");
+    comp.restartReasons.clear();
+    simdjson::dom::array rr;
+    if (!m["restart_reasons"].get_array().get(rr))
+        for (auto e : rr)
+            comp.restartReasons.push_back(json::text(e));
+    if (auto s = json::str(m, "recompile_reason"))
+        comp.recompileReasonMetric = std::string(*s);
+    simdjson::dom::element ft;
+    std::string failType;
+    if (!m["fail_type"].get(ft) && !ft.is_null())
+        failType = json::text(ft);
+    if (!failType.empty()) {
+        Failure f;
+        f.rawType = failType;
+        f.type = normaliseExceptionType(failType);
+        if (auto s = json::str(m, "fail_reason"))
+            f.reason = std::string(*s);
+        if (auto s = json::str(m, "fail_user_frame_filename"))
+            f.file = std::string(*s);
+        if (auto v = json::integer(m, "fail_user_frame_lineno"))
+            f.line = *v;
+        f.record = idx;
+        comp.failure = std::move(f);
+    }
+    // Metrics time, used when chromium events are absent.
+    auto startUs = json::number(m, "start_time_us");
+    auto endUs = json::number(m, "end_time_us");
+    auto durUs = json::number(m, "duration_us");
+    auto startS = json::number(m, "start_time");
+    auto totalS = json::number(m, "entire_frame_compile_time_s");
+    double start = startUs ? *startUs : startS ? *startS * 1e6 : 0;
+    double end = endUs ? *endUs : 0;
+    if (start > 0 && end <= start) {
+        if (durUs)
+            end = start + *durUs;
+        else if (totalS)
+            end = start + *totalS * 1e6;
+    }
+    if (start > 0) {
+        comp.startUs = start;
+        comp.endUs = std::max(end, start);
+        comp.timeSource = TimeSource::Metrics;
+    }
+}
+
+void Builder::handleArtifact(uint32_t idx, uint32_t c, std::string_view name)
+{
+    if (name == "dynamo_graph_break_reason") {
+        GraphBreak gb = parseGraphBreakText(m_trace->payload(idx));
+        gb.record = idx;
+        m_artifactBreaks[c].push_back(std::move(gb));
+    } else if (name == "recompile_reasons") {
+        std::string text = m_trace->payload(idx);
+        simdjson::dom::element doc;
+        simdjson::dom::array list;
+        if (parseJson(text, doc) && !doc.get_array().get(list)) {
+            for (auto e : list)
+                m_reasonTexts[c].push_back(json::text(e));
+        } else if (!text.empty()) {
+            // Newer PyTorch writes a single reason as raw text despite encoding "json".
+            m_reasonTexts[c].push_back(text);
+        }
+    } else if (name == "dynamo_error") {
+        m_errorText[c] = m_trace->payload(idx);
+    } else {
+        for (auto [suffix, kind] : { std::pair { "_cache_hit", CacheKind::Hit },
+                 std::pair { "_cache_miss", CacheKind::Miss },
+                 std::pair { "_cache_bypass", CacheKind::Bypass } }) {
+            if (endsWith(name, suffix)) {
+                CacheEvent ev;
+                ev.cache
+                    = std::string(name.substr(0, name.size() - std::string_view(suffix).size()));
+                ev.kind = kind;
+                ev.record = idx;
+                ev.tsUs = glogEpochUs(m_trace->records[idx]);
+                m_trace->compiles[c].cacheEvents.push_back(std::move(ev));
+            }
+        }
+    }
+}
+
+void Builder::handleShape(uint32_t idx, uint32_t c, simdjson::dom::element m)
+{
+    ShapeEvent ev;
+    ev.kind = m_trace->kindNames[m_trace->records[idx].kind];
+    ev.record = idx;
+    simdjson::dom::element v;
+    if (!m["expr"].get(v))
+        ev.expr = json::text(v);
+    else if (!m["symbol"].get(v))
+        ev.expr = json::text(v);
+    if (!m["val"].get(v) || !m["value"].get(v))
+        ev.value = json::text(v);
+    if (!m["sources"].get(v) || !m["source"].get(v))
+        ev.sources = json::text(v);
+    if (!m["reason"].get(v))
+        ev.reason = json::text(v);
+    if (!m["user_stack"].get(v))
+        ev.userStack = parseStack(v, m_trace->records[idx].line);
+    if (!m["stack"].get(v))
+        ev.stack = parseStack(v, m_trace->records[idx].line);
+    m_trace->compiles[c].shapeEvents.push_back(std::move(ev));
+}
+
+void Builder::handleChromium(uint32_t idx)
+{
+    const Record& rec = m_trace->records[idx];
+    ChromiumRaw ev;
+    ev.record = idx;
+    simdjson::dom::element doc;
+    std::string_view bytes = payloadBytes(idx);
+    std::optional<CompileId> argsId;
+    if (rec.payloadLength > 0 && parseJson(bytes, doc) && doc.is_object()) {
+        if (auto s = json::str(doc, "name"))
+            ev.name = std::string(*s);
+        if (auto s = json::str(doc, "ph"); s && !s->empty())
+            ev.ph = (*s)[0];
+        if (auto s = json::str(doc, "cat"))
+            ev.cat = std::string(*s);
+        ev.ts = json::number(doc, "ts").value_or(0);
+        ev.dur = json::number(doc, "dur").value_or(0);
+        ev.pid = json::integer(doc, "pid").value_or(0);
+        ev.tid = json::integer(doc, "tid").value_or(0);
+        if (auto s = json::str(doc["args"], "compile_id"))
+            argsId = CompileId::parse(*s);
+        calibrate(idx, ev.ts);
+    } else {
+        diag(Severity::Warning, DiagnosticCode::BadPayload, rec.line,
+            "chromium_event payload is not a JSON object; event skipped");
+    }
+    if (!m_env.hasCompileId() && argsId) {
+        m_env.compiledAutograd = argsId->compiledAutograd;
+        m_env.frameId = argsId->frame;
+        m_env.frameCompileId = argsId->frameCompile;
+        m_env.attempt = argsId->attempt;
+    }
+    bool preStart = ev.ph == 'B' || ev.ph == 'i' || ev.ph == 'I' || ev.ph == 'X';
+    assign(idx, preStart);
+    if (ev.ph != 0)
+        m_chromium.push_back(std::move(ev));
+}
+
+void Builder::buildSpans()
+{
+    auto& recs = m_trace->records;
+    auto& compiles = m_trace->compiles;
+    std::map<std::pair<int64_t, int64_t>, std::vector<size_t>> stacks;
+    double lastTs = 0;
+    for (const auto& e : m_chromium)
+        lastTs = std::max(lastTs, e.ts + e.dur);
+    auto addSpan = [&](const ChromiumRaw* b, const ChromiumRaw* e) {
+        PhaseSpan s;
+        const ChromiumRaw& any = b ? *b : *e;
+        s.name = any.name;
+        s.category = any.cat;
+        s.startUs = b ? b->ts : e->ts;
+        s.endUs = e ? e->ts : lastTs;
+        if (s.endUs < s.startUs)
+            s.endUs = s.startUs;
+        s.openEnd = e == nullptr;
+        s.openStart = b == nullptr;
+        s.beginRecord = b ? b->record : kNone;
+        s.endRecord = e ? e->record : kNone;
+        uint32_t c = b ? recs[b->record].compile : kNone;
+        if (c == kNone && e)
+            c = recs[e->record].compile;
+        if (b && e && recs[e->record].compile != c) {
+            // The E event belongs where its B event is.
+            uint32_t old = recs[e->record].compile;
+            if (old != kNone) {
+                auto& v = compiles[old].records;
+                v.erase(std::remove(v.begin(), v.end(), e->record), v.end());
+            } else {
+                m_orphans.erase(
+                    std::remove(m_orphans.begin(), m_orphans.end(), e->record), m_orphans.end());
+            }
+            attach(e->record, c);
+        }
+        if (c != kNone)
+            compiles[c].phases.push_back(std::move(s));
+    };
+    for (size_t i = 0; i < m_chromium.size(); ++i) {
+        const ChromiumRaw& ev = m_chromium[i];
+        auto& st = stacks[{ ev.pid, ev.tid }];
+        switch (ev.ph) {
+        case 'B':
+            st.push_back(i);
+            break;
+        case 'E': {
+            // Close the most recent B of the same name; Bs above it never ended.
+            auto it = std::find_if(st.rbegin(), st.rend(),
+                [&](size_t b) { return m_chromium[b].name == ev.name || ev.name.empty(); });
+            if (it == st.rend()) {
+                diag(Severity::Warning, DiagnosticCode::UnmatchedEnd, recs[ev.record].line,
+                    "chromium E event \"" + ev.name + "\" has no matching B event");
+                addSpan(nullptr, &ev);
+                break;
+            }
+            // Close only the matching B: spans on one thread may overlap (async waits), so
+            // Bs above it stay open for their own E events.
+            size_t pos = static_cast<size_t>(st.rend() - it) - 1;
+            addSpan(&m_chromium[st[pos]], &ev);
+            st.erase(st.begin() + static_cast<std::ptrdiff_t>(pos));
+            break;
+        }
+        case 'X': {
+            ChromiumRaw end = ev;
+            end.ts = ev.ts + ev.dur;
+            addSpan(&ev, &end);
+            break;
+        }
+        case 'i':
+        case 'I': {
+            uint32_t c = recs[ev.record].compile;
+            if (c != kNone)
+                compiles[c].instants.push_back({ ev.name, ev.ts, ev.record });
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    for (auto& [key, st] : stacks) {
+        for (size_t b : st) {
+            diag(Severity::Warning, DiagnosticCode::UnmatchedBegin, recs[m_chromium[b].record].line,
+                "chromium B event \"" + m_chromium[b].name + "\" is never ended (cut log?)");
+            addSpan(&m_chromium[b], nullptr);
+        }
+    }
+    // Nesting depth per compile: sort by start (longer first), stack of ends.
+    for (auto& comp : compiles) {
+        auto& ph = comp.phases;
+        std::stable_sort(ph.begin(), ph.end(), [](const PhaseSpan& a, const PhaseSpan& b) {
+            if (a.startUs != b.startUs)
+                return a.startUs < b.startUs;
+            return a.endUs > b.endUs;
+        });
+        std::vector<double> ends;
+        for (auto& s : ph) {
+            while (!ends.empty() && s.startUs >= ends.back())
+                ends.pop_back();
+            s.depth = static_cast<int>(ends.size());
+            ends.push_back(s.endUs);
+        }
+    }
+}
+
+void Builder::computeTimes()
+{
+    auto& recs = m_trace->records;
+    for (auto& comp : m_trace->compiles) {
+        // Chromium first: the outermost "dynamo" span (2024: entire_frame_compile), else all
+        // depth-0 spans.
+        const PhaseSpan* top = nullptr;
+        for (const char* name : { "dynamo", "entire_frame_compile" }) {
+            for (const auto& s : comp.phases)
+                if (s.name == name && !s.openEnd && (!top || s.startUs < top->startUs))
+                    top = &s;
+            if (top)
+                break;
+        }
+        if (top) {
+            comp.startUs = top->startUs;
+            comp.endUs = top->endUs;
+            comp.timeSource = TimeSource::Chromium;
+        } else if (comp.timeSource != TimeSource::Metrics && !comp.phases.empty()) {
+            double s = comp.phases.front().startUs, e = s;
+            for (const auto& p : comp.phases)
+                if (p.depth == 0) {
+                    s = std::min(s, p.startUs);
+                    e = std::max(e, p.endUs);
+                }
+            comp.startUs = s;
+            comp.endUs = e;
+            comp.timeSource = TimeSource::Chromium;
+        }
+        if (comp.timeSource == TimeSource::None && comp.startRecord != kNone) {
+            double s = glogEpochUs(recs[comp.startRecord]);
+            uint32_t last = comp.metricsRecord != kNone
+                ? comp.metricsRecord
+                : (comp.records.empty() ? comp.startRecord : comp.records.back());
+            double e = glogEpochUs(recs[last]);
+            if (s > 0) {
+                comp.startUs = s;
+                comp.endUs = std::max(s, e);
+                comp.timeSource = TimeSource::Glog;
+            }
+        }
+        for (auto& ev : comp.cacheEvents)
+            if (ev.tsUs <= 0)
+                ev.tsUs = comp.endUs;
+    }
+}
+
+void Builder::buildFrames()
+{
+    auto& t = *m_trace;
+    std::map<std::tuple<int64_t, int64_t, std::string, std::string>, uint32_t> byKey;
+    for (auto& comp : t.compiles) {
+        // Names from the stack when metrics are missing.
+        if (comp.coName.empty() && !comp.stack.empty()) {
+            comp.coName = comp.stack.back().name;
+            comp.coFilename = comp.stack.back().file;
+            comp.coFirstLineno = comp.stack.back().line;
+        }
+        int64_t ca = comp.id.compiledAutograd.value_or(kAbsent);
+        int64_t fid = comp.id.frame.value_or(kAbsent);
+        // Frames are code objects: the frame id when logged, else the function itself.
+        auto key = fid != kAbsent ? std::tuple { ca, fid, std::string(), std::string() }
+                                  : std::tuple { ca, fid, comp.coName, comp.coFilename };
+        auto it = byKey.find(key);
+        uint32_t fi;
+        if (it == byKey.end()) {
+            fi = static_cast<uint32_t>(t.frames.size());
+            Frame f;
+            f.index = fi;
+            f.file = comp.file;
+            f.frameId = comp.id.frame;
+            f.compiledAutograd = comp.id.compiledAutograd;
+            f.coName = comp.coName;
+            f.coFilename = comp.coFilename;
+            f.coFirstLineno = comp.coFirstLineno;
+            t.frames.push_back(std::move(f));
+            byKey.emplace(key, fi);
+        } else {
+            fi = it->second;
+            if (t.frames[fi].coName.empty()) {
+                t.frames[fi].coName = comp.coName;
+                t.frames[fi].coFilename = comp.coFilename;
+                t.frames[fi].coFirstLineno = comp.coFirstLineno;
+            }
+        }
+        comp.frame = fi;
+        t.frames[fi].compiles.push_back(comp.index);
+    }
+}
+
+// Graph breaks: artifacts when the compile has any, otherwise restart_reasons entries; each
+// linked to the frame PyTorch compiles for the code after the break,
+// torch_dynamo_resume_in_<fn>_at_<line>.
+void Builder::linkGraphBreaks()
+{
+    auto& t = *m_trace;
+    std::vector<bool> claimed(t.frames.size(), false);
+    for (auto& comp : t.compiles) {
+        if (!m_artifactBreaks[comp.index].empty()) {
+            comp.graphBreaks = std::move(m_artifactBreaks[comp.index]);
+        } else {
+            for (const auto& r : comp.restartReasons) {
+                GraphBreak gb;
+                gb.reason = r;
+                comp.graphBreaks.push_back(std::move(gb));
+            }
+        }
+        if (comp.graphBreaks.empty() || comp.coName.empty())
+            continue;
+        // A resume function's own breaks resume in frames named after the original function.
+        std::string base = comp.coName;
+        constexpr std::string_view kResume = "torch_dynamo_resume_in_";
+        if (base.starts_with(kResume)) {
+            base = base.substr(kResume.size());
+            if (auto at = base.rfind("_at_"); at != std::string::npos)
+                base.resize(at);
+        }
+        std::string prefix = std::string(kResume) + base + "_at_";
+        for (auto& gb : comp.graphBreaks) {
+            uint32_t best = kNone;
+            for (const auto& f : t.frames) {
+                if (claimed[f.index] || f.compiles.empty() || !f.coName.starts_with(prefix))
+                    continue;
+                if (f.compiles.front() <= comp.index)
+                    continue; // resume frames are compiled after the break
+                int64_t at = std::atoll(f.coName.c_str() + prefix.size());
+                bool lineMatches = gb.line > 0 && at == gb.line;
+                if (best == kNone || lineMatches) {
+                    best = f.index;
+                    if (lineMatches)
+                        break;
+                }
+            }
+            if (best == kNone)
+                continue;
+            claimed[best] = true;
+            gb.resumeFrame = best;
+            gb.resumeCompile = t.frames[best].compiles.front();
+            t.frames[best].breakOrigin = comp.index;
+            if (gb.file.empty()) {
+                // restart_reasons carry no location: the resume frame's name has the line.
+                gb.file = comp.coFilename;
+                gb.line = std::atoll(t.frames[best].coName.c_str() + prefix.size());
+            }
+        }
+    }
+}
+
+void Builder::linkRecompiles()
+{
+    auto& t = *m_trace;
+    for (auto& comp : t.compiles) {
+        if (comp.guardsRecord != kNone) {
+            std::string text = t.payload(comp.guardsRecord);
+            bool cpp = t.kindNames[t.records[comp.guardsRecord].kind] == "dynamo_cpp_guards_str";
+            comp.guards = std::make_shared<const GuardTree>(
+                cpp ? GuardTree::parseCpp(text) : GuardTree::parseJsonList(text));
+        }
+        if (comp.failure && !m_errorText[comp.index].empty())
+            comp.failure->traceback = std::move(m_errorText[comp.index]);
+    }
+    for (auto& comp : t.compiles) {
+        auto texts = std::move(m_reasonTexts[comp.index]);
+        if (texts.empty() && !comp.recompileReasonMetric.empty())
+            texts.push_back(comp.recompileReasonMetric);
+        for (const auto& text : texts) {
+            RecompileReason r = parseRecompileReason(text);
+            if (r.earlierKey.empty() && comp.isRecompile() && comp.id.frame) {
+                // A reason without an id is about the previous compile of the frame.
+                CompileId prev = comp.id;
+                prev.frameCompile = *comp.id.frameCompile - 1;
+                r.earlierKey = prev.key();
+            }
+            for (uint32_t i = comp.index; i-- > 0;) {
+                if (t.compiles[i].id.key() == r.earlierKey) {
+                    r.earlierCompile = i;
+                    break;
+                }
+            }
+            if (r.earlierCompile != kNone && t.compiles[r.earlierCompile].guards)
+                r.guardNode = matchGuard(r, *t.compiles[r.earlierCompile].guards);
+            if (r.source.empty() && r.guardNode >= 0)
+                r.source = t.compiles[r.earlierCompile].guards->sourceOf(r.guardNode);
+            comp.recompileReasons.push_back(std::move(r));
+        }
+    }
+}
+
+void Builder::finish()
+{
+    auto& t = *m_trace;
+    // Pre-start records whose compile never started go to the current one of their key.
+    for (auto& [key, ks] : m_keys) {
+        for (uint32_t p : ks.pending)
+            attach(p, ks.current);
+        ks.pending.clear();
+    }
+    for (uint32_t p : m_anyKey.pending)
+        attach(p, m_lastStarted);
+    m_anyKey.pending.clear();
+    buildSpans();
+    computeTimes();
+    buildFrames();
+    linkGraphBreaks();
+    linkRecompiles();
+    for (auto& comp : t.compiles) {
+        std::sort(comp.records.begin(), comp.records.end());
+        std::sort(comp.attempts.begin(), comp.attempts.end(),
+            [](const Attempt& a, const Attempt& b) { return a.attempt < b.attempt; });
+        comp.status = computeStatus(comp);
+    }
+    TraceFile& f = file();
+    f.records = t.records.size();
+    f.recordCount = static_cast<uint32_t>(t.records.size());
+    f.rank = m_rank;
+    if (!f.rank) {
+        // dedicated_log_torch_trace_rank_<N>[_xxxxxxxx].log
+        auto p = f.path.rfind("_rank_");
+        if (p != std::string::npos && p + 6 < f.path.size()
+            && std::isdigit(static_cast<unsigned char>(f.path[p + 6])))
+            f.rank = std::atoll(f.path.c_str() + p + 6);
+    }
+}
+
+std::unique_ptr<Trace> Builder::run()
+{
+    LineSplitter lines(m_in.buffer->view());
+    Line line;
+    uint64_t lastLineNumber = 0;
+    bool lastTerminated = true;
+    bool reportedOrphan = false;
+    while (lines.next(line)) {
+        lastLineNumber = line.number;
+        lastTerminated = line.terminated;
+        if ((line.number & 0xffff) == 0) {
+            if (m_in.stop.stop_requested())
+                break;
+            if (m_in.progress && line.offset - m_lastProgress > (8u << 20)) {
+                m_lastProgress = line.offset;
+                m_in.progress(line.offset);
+            }
+        }
+        if (line.length == 0)
+            continue;
+        const char first = m_in.buffer->data()[line.offset];
+        if (first == '\t') {
+            if (m_open == kNone) {
+                ++file().badLines;
+                if (!reportedOrphan)
+                    diag(Severity::Warning, DiagnosticCode::OrphanPayload, line.number,
+                        "payload line with no header before it (further ones in this run not "
+                        "reported)");
+                reportedOrphan = true;
+                continue;
+            }
+            Record& r = m_trace->records[m_open];
+            uint64_t start = r.payloadOffset();
+            uint64_t end = line.offset + line.length;
+            r.payloadLength = end > start
+                ? static_cast<uint32_t>(std::min<uint64_t>(end - start, 0xffffffffu))
+                : 0;
+            continue;
+        }
+        reportedOrphan = false;
+        header(line);
+    }
+    if (!lastTerminated && m_open != kNone) {
+        // A last line without '\n' is only a cut if the record is incomplete: its JSON broke
+        // or its payload does not match the declared hash.
+        Record& r = m_trace->records[m_open];
+        bool incomplete = (r.flags & kBadJson) || (r.hasPayload() && r.payloadLength == 0);
+        if (!incomplete && r.hasPayload()) {
+            m_trace->files[0].firstRecord = 0;
+            incomplete = !m_trace->payloadHashMatches(m_open);
+        }
+        if (incomplete) {
+            r.flags |= kTruncated;
+            diag(Severity::Warning, DiagnosticCode::TruncatedRecord, r.line,
+                "the file ends inside this record (the process was killed or the file is cut); "
+                "kept what is there");
+        }
+    } else if (!lastTerminated && lastLineNumber > 0) {
+        diag(Severity::Warning, DiagnosticCode::TruncatedRecord, lastLineNumber,
+            "the file ends in the middle of a line (cut while writing)");
+    }
+    finishRecord();
+    finish();
+    if (m_in.progress)
+        m_in.progress(m_in.buffer->size());
+    return std::move(m_trace);
+}
+
+} // namespace
+
+std::unique_ptr<Trace> buildFile(const FileBuildInput& input)
+{
+    Builder b(input);
+    return b.run();
+}
+
+void appendTrace(Trace& into, Trace&& part)
+{
+    const uint32_t rOff = static_cast<uint32_t>(into.records.size());
+    const uint32_t cOff = static_cast<uint32_t>(into.compiles.size());
+    const uint32_t fOff = static_cast<uint32_t>(into.frames.size());
+    const uint32_t fileOff = static_cast<uint32_t>(into.files.size());
+    auto rs = [&](uint32_t& v) {
+        if (v != kNone)
+            v += rOff;
+    };
+    auto cs = [&](uint32_t& v) {
+        if (v != kNone)
+            v += cOff;
+    };
+    auto fs = [&](uint32_t& v) {
+        if (v != kNone)
+            v += fOff;
+    };
+    std::vector<uint16_t> kindMap(part.kindNames.size());
+    for (size_t k = 0; k < part.kindNames.size(); ++k) {
+        auto it = std::find(into.kindNames.begin(), into.kindNames.end(), part.kindNames[k]);
+        if (it == into.kindNames.end()) {
+            into.kindNames.push_back(part.kindNames[k]);
+            it = into.kindNames.end() - 1;
+        }
+        kindMap[k] = static_cast<uint16_t>(it - into.kindNames.begin());
+    }
+    for (auto& r : part.records) {
+        cs(r.compile);
+        r.kind = kindMap[r.kind];
+        into.records.push_back(r);
+    }
+    for (auto& c : part.compiles) {
+        c.index += cOff;
+        c.file += fileOff;
+        fs(c.frame);
+        rs(c.startRecord);
+        rs(c.metricsRecord);
+        rs(c.guardsRecord);
+        for (auto& r : c.records)
+            r += rOff;
+        for (auto& a : c.attempts)
+            rs(a.firstRecord);
+        for (auto& p : c.phases) {
+            rs(p.beginRecord);
+            rs(p.endRecord);
+        }
+        for (auto& i : c.instants)
+            rs(i.record);
+        for (auto& g : c.graphBreaks) {
+            rs(g.record);
+            fs(g.resumeFrame);
+            cs(g.resumeCompile);
+        }
+        for (auto& r : c.recompileReasons)
+            cs(r.earlierCompile);
+        if (c.failure)
+            rs(c.failure->record);
+        for (auto& e : c.cacheEvents)
+            rs(e.record);
+        for (auto& e : c.shapeEvents)
+            rs(e.record);
+        into.compiles.push_back(std::move(c));
+    }
+    for (auto& f : part.frames) {
+        f.index += fOff;
+        f.file += fileOff;
+        for (auto& c : f.compiles)
+            c += cOff;
+        cs(f.breakOrigin);
+        into.frames.push_back(std::move(f));
+    }
+    for (auto& f : part.files) {
+        f.firstRecord += rOff;
+        into.files.push_back(std::move(f));
+    }
+    for (auto& d : part.diagnostics)
+        into.diagnostics.push_back(std::move(d));
+    for (auto& [k, n] : part.kindCounts)
+        into.kindCounts[k] += n;
+}
+
+} // namespace dynascope

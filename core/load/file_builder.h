@@ -1,0 +1,30 @@
+// FileBuilder: one trace file (already in memory) -> a one-file Trace. Files are independent
+// (one per process or rank), so the loader runs one FileBuilder per file in parallel and merges.
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+namespace dynascope {
+
+class InputBuffer;
+
+struct FileBuildInput {
+    std::string path;
+    std::shared_ptr<const InputBuffer> buffer;
+    std::stop_token stop;
+    // Called now and then with the bytes indexed so far.
+    std::function<void(uint64_t)> progress;
+};
+
+// Never throws for bad content: problems become diagnostics in the returned trace.
+std::unique_ptr<Trace> buildFile(const FileBuildInput& input);
+
+// Appends `part` (a one-file trace) to `into`, shifting every index.
+void appendTrace(Trace& into, Trace&& part);
+
+} // namespace dynascope

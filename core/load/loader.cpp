@@ -1,0 +1,158 @@
+#include "core/load/loader.h"
+
+#include "core/io/input_buffer.h"
+#include "core/load/file_builder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace dynascope {
+
+namespace fs = std::filesystem;
+
+namespace {
+bool isTraceName(const std::string& name)
+{
+    if (!name.starts_with("dedicated_log_torch_trace"))
+        return false;
+    return name.ends_with(".log") || name.ends_with(".log.zst") || name.ends_with(".log.gz")
+        || name.ends_with(".zst") || name.ends_with(".gz");
+}
+} // namespace
+
+std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
+    const LoadOptions& options, std::vector<Diagnostic>& errors)
+{
+    std::vector<std::string> out;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        auto st = fs::status(p, ec);
+        if (ec || !fs::exists(st)) {
+            errors.push_back(
+                { Severity::Error, DiagnosticCode::IoError, p, 0, "no such file or folder" });
+            continue;
+        }
+        if (!fs::is_directory(st)) {
+            out.push_back(p);
+            continue;
+        }
+        std::vector<std::pair<fs::file_time_type, std::string>> found;
+        for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code fec;
+            if (!it->is_regular_file(fec))
+                continue;
+            std::string name = it->path().filename().string();
+            if (isTraceName(name))
+                found.emplace_back(it->last_write_time(fec), it->path().string());
+        }
+        if (ec) {
+            errors.push_back({ Severity::Error, DiagnosticCode::IoError, p, 0,
+                "cannot list the folder: " + ec.message() });
+            continue;
+        }
+        if (found.empty()) {
+            errors.push_back({ Severity::Error, DiagnosticCode::IoError, p, 0,
+                "the folder holds no dedicated_log_torch_trace*.log files" });
+            continue;
+        }
+        if (options.newestOnly) {
+            auto newest = std::max_element(found.begin(), found.end());
+            out.push_back(newest->second);
+            continue;
+        }
+        std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+        for (auto& f : found)
+            out.push_back(f.second);
+    }
+    return out;
+}
+
+LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options,
+    const ProgressSink& progress, std::stop_token stop)
+{
+    LoadResult result;
+    std::vector<std::string> files = expandInputs(paths, options, result.errors);
+    std::vector<std::unique_ptr<Trace>> parts(files.size());
+    std::vector<std::vector<Diagnostic>> openErrors(files.size());
+
+    std::vector<uint64_t> sizes(files.size(), 0);
+    for (size_t i = 0; i < files.size(); ++i) {
+        std::error_code ec;
+        sizes[i] = fs::file_size(files[i], ec);
+    }
+    std::atomic<uint64_t> done { 0 };
+    uint64_t total = 0;
+    for (auto s : sizes)
+        total += s;
+    std::mutex progressMutex;
+    auto report = [&](const char* stage) {
+        if (!progress)
+            return;
+        std::lock_guard lock(progressMutex);
+        progress({ done.load(), total, stage });
+    };
+
+    auto work = [&](size_t i) {
+        std::string error;
+        auto buffer = InputBuffer::open(files[i], options.maxDecompressedBytes, error);
+        if (!buffer) {
+            openErrors[i].push_back(
+                { Severity::Error, DiagnosticCode::IoError, files[i], 0, "cannot read: " + error });
+            done += sizes[i];
+            report("reading");
+            return;
+        }
+        std::atomic<uint64_t> fileDone { 0 };
+        double scale = buffer->size()
+            ? static_cast<double>(sizes[i]) / static_cast<double>(buffer->size())
+            : 0;
+        FileBuildInput in { files[i], buffer, stop, [&](uint64_t bytes) {
+                               uint64_t scaled
+                                   = static_cast<uint64_t>(static_cast<double>(bytes) * scale);
+                               uint64_t prev = fileDone.exchange(scaled);
+                               done += scaled - std::min(prev, scaled);
+                               report("indexing");
+                           } };
+        parts[i] = buildFile(in);
+        if (!error.empty())
+            parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
+                { Severity::Warning, DiagnosticCode::TruncatedRecord, files[i], 0, error });
+    };
+
+    unsigned threads
+        = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(1, files.size())));
+    std::atomic<size_t> next { 0 };
+    std::vector<std::jthread> pool;
+    for (unsigned t = 0; t + 1 < threads; ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < files.size();)
+                work(i);
+        });
+    for (size_t i; (i = next++) < files.size();)
+        work(i);
+    pool.clear(); // joins
+
+    result.cancelled = stop.stop_requested();
+    auto trace = std::make_shared<Trace>();
+    trace->diagnostics = result.errors;
+    for (size_t i = 0; i < files.size(); ++i) {
+        for (auto& d : openErrors[i]) {
+            trace->diagnostics.push_back(d);
+            result.errors.push_back(d);
+        }
+        if (parts[i])
+            appendTrace(*trace, std::move(*parts[i]));
+    }
+    report("done");
+    if (trace->files.empty() && !result.errors.empty() && files.empty() && paths.empty())
+        return result;
+    result.trace = std::move(trace);
+    return result;
+}
+
+} // namespace dynascope

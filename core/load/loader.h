@@ -1,0 +1,42 @@
+// Loading: paths -> an immutable Trace plus diagnostics. Synchronous; callers that want a
+// responsive UI run it on a worker thread and pass a stop_token to cancel.
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace dynascope {
+
+struct LoadOptions {
+    bool newestOnly = false; // for folders: only the newest trace file (by mtime)
+    uint64_t maxDecompressedBytes = 64ull << 30; // limit for .zst/.gz expansion
+    unsigned threads = 0; // 0 = hardware concurrency
+};
+
+struct LoadProgress {
+    uint64_t bytesDone = 0;
+    uint64_t bytesTotal = 0;
+    std::string stage; // "reading", "indexing", "linking"
+};
+using ProgressSink = std::function<void(const LoadProgress&)>;
+
+struct LoadResult {
+    std::shared_ptr<const Trace> trace; // never null unless every input failed to open
+    std::vector<Diagnostic> errors; // inputs that could not be read at all (also in trace)
+    bool cancelled = false;
+};
+
+// Expands folders into their dedicated_log_torch_trace*.log[.zst|.gz] files (sorted by name), and
+// keeps plain files as given. Errors (missing path, empty folder) go to `errors`.
+std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
+    const LoadOptions& options, std::vector<Diagnostic>& errors);
+
+LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options = {},
+    const ProgressSink& progress = {}, std::stop_token stop = {});
+
+} // namespace dynascope

@@ -1,0 +1,175 @@
+#include "core/model/trace.h"
+
+#include "core/io/input_buffer.h"
+#include "core/util/md5.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace dynascope {
+
+const char* toString(CompileStatus s)
+{
+    switch (s) {
+    case CompileStatus::Ok:
+        return "ok";
+    case CompileStatus::GraphBreak:
+        return "graph_break";
+    case CompileStatus::Empty:
+        return "empty";
+    case CompileStatus::Error:
+        return "error";
+    case CompileStatus::Missing:
+        break;
+    }
+    return "missing";
+}
+
+const char* toString(TimeSource s)
+{
+    switch (s) {
+    case TimeSource::Chromium:
+        return "chromium";
+    case TimeSource::Metrics:
+        return "metrics";
+    case TimeSource::Glog:
+        return "glog";
+    case TimeSource::None:
+        break;
+    }
+    return "none";
+}
+
+uint32_t Trace::fileOf(uint32_t record) const
+{
+    auto it = std::upper_bound(files.begin(), files.end(), record,
+        [](uint32_t r, const TraceFile& f) { return r < f.firstRecord; });
+    return it == files.begin() ? 0 : static_cast<uint32_t>(it - files.begin() - 1);
+}
+
+std::string_view Trace::header(uint32_t record) const
+{
+    const Record& r = records[record];
+    const TraceFile& f = files[fileOf(record)];
+    return { f.buffer->data() + r.offset, r.headerLength };
+}
+
+std::string_view Trace::headerJson(uint32_t record) const
+{
+    std::string_view h = header(record);
+    size_t brace = h.find("] {");
+    return brace == std::string_view::npos ? h : h.substr(brace + 2);
+}
+
+std::string Trace::payload(uint32_t record) const
+{
+    const Record& r = records[record];
+    if (r.payloadLength == 0)
+        return {};
+    const TraceFile& f = files[fileOf(record)];
+    std::string_view bytes(f.buffer->data() + r.payloadOffset(), r.payloadLength);
+    std::string out;
+    out.reserve(bytes.size());
+    size_t pos = 0;
+    bool first = true;
+    while (pos < bytes.size()) {
+        size_t nl = bytes.find('\n', pos);
+        std::string_view line
+            = bytes.substr(pos, nl == std::string_view::npos ? bytes.npos : nl - pos);
+        pos = nl == std::string_view::npos ? bytes.size() : nl + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (!line.empty() && line.front() == '\t')
+            line.remove_prefix(1);
+        if (!first)
+            out += '\n';
+        out += line;
+        first = false;
+    }
+    return out;
+}
+
+namespace {
+std::string_view declaredHash(std::string_view headerJson)
+{
+    constexpr std::string_view key = "\"has_payload\"";
+    size_t p = headerJson.rfind(key);
+    if (p == std::string_view::npos)
+        return {};
+    p = headerJson.find('"', p + key.size());
+    if (p == std::string_view::npos)
+        return {};
+    size_t e = headerJson.find('"', p + 1);
+    if (e == std::string_view::npos)
+        return {};
+    return headerJson.substr(p + 1, e - p - 1);
+}
+} // namespace
+
+bool Trace::payloadHashMatches(uint32_t record) const
+{
+    if (!records[record].hasPayload())
+        return true;
+    std::string_view want = declaredHash(headerJson(record));
+    return md5Hex(payload(record)) == want;
+}
+
+Trace::PayloadCheck Trace::verifyPayloads() const
+{
+    PayloadCheck check;
+    check.mismatchesPerFile.assign(files.size(), 0);
+    std::vector<std::vector<Diagnostic>> perFile(files.size());
+    auto work = [&](size_t fi) {
+        const TraceFile& f = files[fi];
+        for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
+            if (!records[r].hasPayload() || (records[r].flags & kTruncated))
+                continue;
+            if (!payloadHashMatches(r)) {
+                ++check.mismatchesPerFile[fi];
+                perFile[fi].push_back(
+                    { Severity::Warning, DiagnosticCode::Md5Mismatch, f.path, records[r].line,
+                        "payload of " + kindName(r)
+                            + " does not match its has_payload MD5 (the file was edited); shown as "
+                              "is" });
+            }
+        }
+    };
+    unsigned n = std::max(1u,
+        std::min<unsigned>(
+            std::thread::hardware_concurrency(), static_cast<unsigned>(files.size())));
+    std::vector<std::thread> pool;
+    std::atomic<size_t> next { 0 };
+    for (unsigned t = 0; t < n; ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < files.size();)
+                work(i);
+        });
+    for (auto& t : pool)
+        t.join();
+    for (auto& d : perFile)
+        check.diagnostics.insert(check.diagnostics.end(), d.begin(), d.end());
+    return check;
+}
+
+uint64_t Trace::recompileCount() const
+{
+    return static_cast<uint64_t>(std::count_if(
+        compiles.begin(), compiles.end(), [](const Compile& c) { return c.isRecompile(); }));
+}
+
+uint64_t Trace::graphBreakCount() const
+{
+    uint64_t n = 0;
+    for (const auto& c : compiles)
+        n += c.graphBreakCount();
+    return n;
+}
+
+uint64_t Trace::failureCount() const
+{
+    return static_cast<uint64_t>(std::count_if(
+        compiles.begin(), compiles.end(), [](const Compile& c) { return c.failure.has_value(); }));
+}
+
+} // namespace dynascope

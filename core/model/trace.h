@@ -1,0 +1,242 @@
+// The trace model: rank (file) -> frame (code object) -> compile (one per dynamo_start, in file
+// order) -> attempt. Built once by the loader and immutable afterwards, shared as
+// std::shared_ptr<const Trace> between the GUI, the CLI and the tests.
+//
+// Records keep offsets into the file's buffer, never copies of payloads: payload text is decoded
+// (tabs stripped, lines joined) only when something asks for it.
+#pragma once
+
+#include "core/model/compile_id.h"
+#include "core/model/diagnostic.h"
+#include "core/model/guard_tree.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dynascope {
+
+class InputBuffer;
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+// One envelope (header line + payload lines) in a file. 40 bytes; a trace has millions.
+struct Record {
+    uint64_t offset = 0; // header line start in the buffer
+    uint32_t headerLength = 0; // without the newline (and without CR)
+    uint32_t payloadLength = 0; // bytes from payloadOffset() to the end of the last payload line
+    uint32_t line = 0; // 1-based line number of the header
+    uint32_t compile = kNone; // index into Trace::compiles
+    uint32_t glogMs = kNone; // ms since local midnight from the glog prefix
+    uint16_t glogDate = 0; // month * 32 + day from the glog prefix (0 = none)
+    uint16_t kind = 0; // index into Trace::kindNames
+    uint16_t flags = 0; // RecordFlags
+
+    bool hasPayload() const { return flags & 1u; }
+    uint64_t payloadOffset() const { return offset + headerLength + ((flags & 8u) ? 2 : 1); }
+};
+enum RecordFlags : uint16_t {
+    kHasPayloadHash = 1, // the header declared has_payload
+    kBadJson = 2,
+    kTruncated = 4, // the file ended inside this record
+    kCrlf = 8, // the header line ends with CR LF
+};
+
+struct StackFrame {
+    int64_t line = 0;
+    std::string name;
+    std::string file; // resolved from the string table; "(unknown file #N)" when absent
+    std::string loc; // source text, newer logs only
+};
+using Stack = std::vector<StackFrame>;
+
+enum class CompileStatus : uint8_t { Ok, GraphBreak, Empty, Error, Missing };
+enum class TimeSource : uint8_t { None, Glog, Metrics, Chromium };
+const char* toString(CompileStatus s);
+const char* toString(TimeSource s);
+
+// A chromium B/E pair, an X event, or an open-ended B (unmatched: cut log).
+struct PhaseSpan {
+    std::string name;
+    std::string category;
+    double startUs = 0; // epoch microseconds
+    double endUs = 0;
+    int depth = 0; // nesting under the compile, 0 = outermost
+    bool openEnd = false; // B without E
+    bool openStart = false; // E without B
+    uint32_t beginRecord = kNone;
+    uint32_t endRecord = kNone;
+};
+
+struct InstantEvent {
+    std::string name;
+    double tsUs = 0;
+    uint32_t record = kNone;
+};
+
+struct GraphBreak {
+    std::string reason; // "Graph Break Reason: ..." text, or a restart_reasons entry
+    std::string file; // user file of the break
+    int64_t line = 0;
+    std::string traceback; // "User code traceback:" section, verbatim
+    Stack userFrames; // parsed from the traceback
+    uint32_t record = kNone; // the dynamo_graph_break_reason artifact (kNone: restart_reasons)
+    uint32_t resumeFrame = kNone; // Trace::frames index of torch_dynamo_resume_in_* frame
+    uint32_t resumeCompile = kNone; // first compile of that frame
+};
+
+// What a recompile's reason says failed, and where that guard is in the earlier compile.
+struct RecompileReason {
+    std::string text; // the whole reason as logged
+    std::string earlierKey; // "0/0" from "0/0: tensor 'x' ..."
+    std::string detail; // the part after "<id>: "
+    uint32_t earlierCompile = kNone; // Trace::compiles index
+    int guardNode = -1; // node in that compile's guard tree
+    std::string mismatch; // "size", "stride", "dtype", "device", "requires_grad", "id", ...
+    std::string source; // guarded source, e.g. L['x']
+    std::string expected, actual; // when the reason says so
+};
+
+struct Failure {
+    std::string type; // bare class name ("BackendCompilerFailed"), 2024 form normalised
+    std::string rawType; // as logged
+    std::string reason;
+    std::string file;
+    int64_t line = 0;
+    std::string traceback; // dynamo_error artifact text when present
+    uint32_t record = kNone;
+};
+
+enum class CacheKind : uint8_t { Hit, Miss, Bypass };
+struct CacheEvent {
+    std::string cache; // "fx_graph_cache", "aotautograd_cache", "inductor_fx_remote_cache"...
+    CacheKind kind = CacheKind::Miss;
+    uint32_t record = kNone;
+    double tsUs = 0; // chromium instant time when known, else the record's time
+};
+
+// guard_added_fast, symbolic_shape_specialization, create_symbol, create_unbacked_symbol,
+// guard_added, ...: shape reasoning with the user line that caused it.
+struct ShapeEvent {
+    std::string kind;
+    std::string expr; // expr / symbol
+    std::string value;
+    std::string sources;
+    std::string reason;
+    Stack userStack;
+    Stack stack;
+    uint32_t record = kNone;
+};
+
+struct Attempt {
+    int64_t attempt = 0;
+    uint32_t firstRecord = kNone;
+    uint32_t recordCount = 0;
+};
+
+struct Compile {
+    uint32_t index = 0; // position in Trace::compiles
+    uint32_t file = 0; // Trace::files index
+    uint32_t frame = kNone; // Trace::frames index
+    CompileId id;
+    CompileStatus status = CompileStatus::Missing;
+    std::string coName;
+    std::string coFilename;
+    int64_t coFirstLineno = 0;
+    Stack stack; // dynamo_start stack; last frame is the compiled function
+    double startUs = 0, endUs = 0; // epoch microseconds
+    TimeSource timeSource = TimeSource::None;
+
+    uint32_t startRecord = kNone; // dynamo_start
+    uint32_t metricsRecord = kNone; // compilation_metrics (final)
+    uint32_t guardsRecord = kNone; // dynamo_cpp_guards_str or dynamo_guards (last one)
+    std::vector<uint32_t> records; // every record of this compile, file order
+    std::vector<Attempt> attempts;
+
+    std::vector<PhaseSpan> phases;
+    std::vector<InstantEvent> instants;
+    std::vector<GraphBreak> graphBreaks;
+    std::vector<RecompileReason> recompileReasons;
+    std::optional<Failure> failure;
+    std::vector<CacheEvent> cacheEvents;
+    std::vector<ShapeEvent> shapeEvents;
+    std::shared_ptr<const GuardTree> guards; // null when the compile logged none
+
+    // Selected metrics (absent = not logged).
+    std::optional<int64_t> guardCount, graphOpCount, graphNodeCount, cacheSize, shapeEnvGuardCount,
+        numGraphBreaks;
+    std::vector<std::string> restartReasons;
+    std::string recompileReasonMetric; // compilation_metrics.recompile_reason (2025+)
+    std::string metricsJson; // the compilation_metrics object as logged (for the inspector)
+
+    double durationUs() const { return endUs > startUs ? endUs - startUs : 0; }
+    bool isRecompile() const { return id.frameCompile && *id.frameCompile > 0; }
+    // Counting rule: graph-break artifacts if any, otherwise restart_reasons entries.
+    size_t graphBreakCount() const { return graphBreaks.size(); }
+};
+
+struct Frame {
+    uint32_t index = 0;
+    uint32_t file = 0;
+    std::optional<int64_t> frameId;
+    std::optional<int64_t> compiledAutograd;
+    std::string coName;
+    std::string coFilename;
+    int64_t coFirstLineno = 0;
+    std::vector<uint32_t> compiles; // file order
+    uint32_t breakOrigin = kNone; // compile whose graph break resumes here
+};
+
+struct TraceFile {
+    std::string path; // as given
+    std::optional<int64_t> rank; // from envelopes, else from the file name
+    uint64_t bytes = 0; // on disk
+    uint64_t decodedBytes = 0; // after decompression
+    std::string compression; // "", "zstd", "gzip"
+    uint64_t records = 0;
+    uint64_t badLines = 0;
+    uint32_t firstRecord = 0; // range in Trace::records
+    uint32_t recordCount = 0;
+    std::shared_ptr<const InputBuffer> buffer;
+    std::vector<std::string> strings; // string table
+    int tzOffsetMinutes = 0; // glog local time minus UTC, recovered from epoch fields
+    int year = 1970; // year of the glog times, recovered from epoch fields
+};
+
+class Trace {
+public:
+    std::vector<TraceFile> files;
+    std::vector<Record> records; // all files, file after file
+    std::vector<Compile> compiles; // file order within each file
+    std::vector<Frame> frames;
+    std::vector<std::string> kindNames; // Record::kind -> name
+    std::vector<Diagnostic> diagnostics;
+    std::map<std::string, uint64_t> kindCounts; // records per kind, unknown kinds included
+
+    // Payload text of a record: one tab stripped per line, joined with '\n', CR removed.
+    std::string payload(uint32_t record) const;
+    // The header line's text (without prefix stripping).
+    std::string_view header(uint32_t record) const;
+    // The header JSON (the part from the first '{').
+    std::string_view headerJson(uint32_t record) const;
+    const std::string& kindName(uint32_t record) const { return kindNames[records[record].kind]; }
+    uint32_t fileOf(uint32_t record) const;
+    // Whether the payload matches its has_payload MD5 (true when it has no hash).
+    bool payloadHashMatches(uint32_t record) const;
+    // Verifies every payload hash (in parallel over files). On demand, never while loading.
+    struct PayloadCheck {
+        std::vector<uint64_t> mismatchesPerFile;
+        std::vector<Diagnostic> diagnostics; // one Md5Mismatch per bad record
+    };
+    PayloadCheck verifyPayloads() const;
+
+    uint64_t recompileCount() const;
+    uint64_t graphBreakCount() const;
+    uint64_t failureCount() const;
+};
+
+} // namespace dynascope

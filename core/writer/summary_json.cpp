@@ -1,0 +1,186 @@
+#include "core/writer/summary_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace dynascope {
+
+using nlohmann::ordered_json;
+
+namespace {
+ordered_json optInt(const std::optional<int64_t>& v)
+{
+    return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+int64_t us(double v)
+{
+    return static_cast<int64_t>(std::llround(v));
+}
+
+ordered_json compileJson(const Trace& t, const Compile& c)
+{
+    ordered_json j;
+    j["index"] = c.index;
+    j["id"] = c.id.display();
+    j["rank"] = optInt(t.files[c.file].rank);
+    j["file"] = c.file;
+    j["frame"] = c.frame;
+    j["attempts"] = c.attempts.size();
+    j["status"] = toString(c.status);
+    j["co_name"] = c.coName;
+    j["co_filename"] = c.coFilename;
+    j["co_firstlineno"] = c.coFirstLineno;
+    j["start_us"] = us(c.startUs);
+    j["duration_us"] = us(c.durationUs());
+    j["time_source"] = toString(c.timeSource);
+    j["guard_count"] = optInt(c.guardCount);
+    j["graph_op_count"] = optInt(c.graphOpCount);
+    ordered_json breaks = ordered_json::array();
+    for (const auto& gb : c.graphBreaks) {
+        ordered_json b;
+        b["reason"] = gb.reason;
+        b["file"] = gb.file;
+        b["line"] = gb.line;
+        b["resume_compile"] = gb.resumeCompile == kNone
+            ? ordered_json(nullptr)
+            : ordered_json(t.compiles[gb.resumeCompile].id.display());
+        breaks.push_back(std::move(b));
+    }
+    j["graph_breaks"] = std::move(breaks);
+    ordered_json reasons = ordered_json::array();
+    for (const auto& r : c.recompileReasons) {
+        ordered_json o;
+        o["text"] = r.text;
+        o["earlier_compile"] = r.earlierCompile == kNone
+            ? ordered_json(nullptr)
+            : ordered_json(t.compiles[r.earlierCompile].id.display());
+        o["earlier_index"]
+            = r.earlierCompile == kNone ? ordered_json(nullptr) : ordered_json(r.earlierCompile);
+        o["mismatch"] = r.mismatch;
+        o["source"] = r.source;
+        o["expected"] = r.expected;
+        o["actual"] = r.actual;
+        if (r.guardNode >= 0 && r.earlierCompile != kNone) {
+            const GuardNode& g
+                = t.compiles[r.earlierCompile].guards->nodes[static_cast<size_t>(r.guardNode)];
+            o["guard"] = { { "kind", g.kind }, { "expr", g.expr }, { "where", g.where } };
+        } else {
+            o["guard"] = nullptr;
+        }
+        reasons.push_back(std::move(o));
+    }
+    j["recompile_reasons"] = std::move(reasons);
+    if (c.failure) {
+        j["failure"] = { { "type", c.failure->type }, { "reason", c.failure->reason },
+            { "file", c.failure->file }, { "line", c.failure->line } };
+    } else {
+        j["failure"] = nullptr;
+    }
+    int hits = 0, misses = 0, bypasses = 0;
+    for (const auto& e : c.cacheEvents)
+        (e.kind == CacheKind::Hit ? hits : e.kind == CacheKind::Miss ? misses : bypasses)++;
+    j["cache"] = { { "hits", hits }, { "misses", misses }, { "bypasses", bypasses } };
+    return j;
+}
+} // namespace
+
+std::string summaryJson(const Trace& t, const SummaryOptions& options)
+{
+    Trace::PayloadCheck check;
+    if (options.verifyPayloads)
+        check = t.verifyPayloads();
+    ordered_json root;
+    root["format"] = "dynascope-summary";
+    root["format_version"] = 1;
+    ordered_json files = ordered_json::array();
+    for (size_t i = 0; i < t.files.size(); ++i) {
+        const TraceFile& f = t.files[i];
+        ordered_json o;
+        o["path"] = f.path;
+        o["rank"] = optInt(f.rank);
+        o["bytes"] = f.bytes;
+        o["decoded_bytes"] = f.decodedBytes;
+        o["compression"]
+            = f.compression.empty() ? ordered_json(nullptr) : ordered_json(f.compression);
+        o["records"] = f.records;
+        o["bad_lines"] = f.badLines;
+        o["payload_hash_mismatches"] = options.verifyPayloads
+            ? ordered_json(check.mismatchesPerFile[i])
+            : ordered_json(nullptr);
+        files.push_back(std::move(o));
+    }
+    root["files"] = std::move(files);
+    ordered_json compiles = ordered_json::array();
+    for (const auto& c : t.compiles)
+        compiles.push_back(compileJson(t, c));
+    root["compiles"] = std::move(compiles);
+
+    ordered_json totals;
+    totals["files"] = t.files.size();
+    totals["compiles"] = t.compiles.size();
+    totals["recompiles"] = t.recompileCount();
+    totals["graph_breaks"] = t.graphBreakCount();
+    totals["failures"] = t.failureCount();
+    uint64_t records = 0;
+    for (const auto& f : t.files)
+        records += f.records;
+    totals["records"] = records;
+    ordered_json perKind = ordered_json::object();
+    for (const auto& [k, n] : t.kindCounts)
+        perKind[k] = n;
+    totals["records_per_kind"] = std::move(perKind);
+    std::vector<Diagnostic> diags = t.diagnostics;
+    diags.insert(diags.end(), check.diagnostics.begin(), check.diagnostics.end());
+    totals["diagnostics"] = diags.size();
+    root["totals"] = std::move(totals);
+
+    ordered_json dj = ordered_json::array();
+    for (const auto& d : diags) {
+        dj.push_back({ { "file", d.file }, { "line", d.line },
+            { "severity",
+                d.severity == Severity::Error         ? "error"
+                    : d.severity == Severity::Warning ? "warning"
+                                                      : "info" },
+            { "code", toString(d.code) }, { "message", d.message } });
+    }
+    root["diagnostics"] = std::move(dj);
+    return root.dump(options.indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string summaryText(const Trace& t, const SummaryOptions& options)
+{
+    Trace::PayloadCheck check;
+    if (options.verifyPayloads)
+        check = t.verifyPayloads();
+    std::ostringstream out;
+    for (size_t i = 0; i < t.files.size(); ++i) {
+        const TraceFile& f = t.files[i];
+        out << f.path << ": " << (f.rank ? "rank " + std::to_string(*f.rank) + ", " : "") << f.bytes
+            << " bytes, " << f.records << " records, " << f.badLines << " bad lines";
+        if (options.verifyPayloads)
+            out << ", " << check.mismatchesPerFile[i] << " payload hash mismatches";
+        out << "\n";
+    }
+    out << "\n";
+    for (const auto& c : t.compiles) {
+        out << c.id.display() << "  " << toString(c.status) << "  " << c.coName << "  "
+            << c.coFilename << ":" << c.coFirstLineno << "  " << us(c.durationUs()) << " us\n";
+        for (const auto& gb : c.graphBreaks)
+            out << "    graph break: " << gb.reason.substr(0, gb.reason.find('\n')) << " ("
+                << gb.file << ":" << gb.line << ")\n";
+        for (const auto& r : c.recompileReasons)
+            out << "    recompile: " << r.text.substr(0, r.text.find('\n')) << "\n";
+        if (c.failure)
+            out << "    failure: " << c.failure->type << ": "
+                << c.failure->reason.substr(0, c.failure->reason.find('\n')) << "\n";
+    }
+    out << "\ncompiles " << t.compiles.size() << ", recompiles " << t.recompileCount()
+        << ", graph breaks " << t.graphBreakCount() << ", failures " << t.failureCount()
+        << ", diagnostics " << t.diagnostics.size() + check.diagnostics.size() << "\n";
+    return out.str();
+}
+
+} // namespace dynascope

@@ -1,0 +1,20 @@
+// The `dynascope-cli summary --json` document (schema in README.md, "Summary JSON"). Golden
+// tests compare it byte for byte, so field order and number formatting are stable.
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <string>
+
+namespace dynascope {
+
+struct SummaryOptions {
+    bool verifyPayloads = true; // fills payload_hash_mismatches (reads every payload)
+    int indent = 2;
+};
+
+std::string summaryJson(const Trace& trace, const SummaryOptions& options = {});
+// The plain-text summary the CLI prints without --json.
+std::string summaryText(const Trace& trace, const SummaryOptions& options = {});
+
+} // namespace dynascope
