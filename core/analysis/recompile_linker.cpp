@@ -97,8 +97,10 @@ int matchGuard(const RecompileReason& reason, const GuardTree& tree)
         }
         // Older trees and JSON lists: any guard that checks the tensor.
         for (size_t i = 0; i < nodes.size(); ++i) {
-            if (!nodes[i].isManager && nodes[i].expr.find("check_tensor(") != std::string::npos
-                && nodes[i].expr.find(reason.source) != std::string::npos)
+            const std::string& e = nodes[i].expr;
+            if (!nodes[i].isManager && e.find("check_tensor(") != std::string::npos
+                && (e.find("(" + reason.source + ",") != std::string::npos
+                    || e.find("L['" + reason.source + "']") != std::string::npos))
                 return static_cast<int>(i);
         }
         return -1;

@@ -286,6 +286,14 @@ uint32_t Builder::assign(uint32_t idx, bool preStart)
         ks->pending.push_back(idx);
         return kNone; // decided later
     }
+    if (ks->current == kNone && m_env.hasCompileId()) {
+        // Records of a compile whose dynamo_start is missing (its header was broken, or the file
+        // starts mid-compile): keep them together in a compile of their own.
+        ks->current = startCompile(kNone);
+        diag(Severity::Warning, DiagnosticCode::Other, m_trace->records[idx].line,
+            "compile " + m_env.compileId().display()
+                + " has no dynamo_start record; built from the records that follow");
+    }
     for (uint32_t p : ks->pending)
         attach(p, ks->current);
     ks->pending.clear();

@@ -62,13 +62,12 @@ std::string_view Trace::headerJson(uint32_t record) const
     return brace == std::string_view::npos ? h : h.substr(brace + 2);
 }
 
-std::string Trace::payload(uint32_t record) const
+namespace {
+// Joins payload lines, one tab stripped from each. Blank lines inside a payload are either
+// inserted by a tool (skip them) or payload lines whose lone tab an editor stripped (keep them
+// as empty lines); `keepBlank` chooses.
+std::string decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank)
 {
-    const Record& r = records[record];
-    if (r.payloadLength == 0)
-        return {};
-    const TraceFile& f = files[fileOf(record)];
-    std::string_view bytes(f.buffer->data() + r.payloadOffset(), r.payloadLength);
     std::string out;
     out.reserve(bytes.size());
     size_t pos = 0;
@@ -80,6 +79,11 @@ std::string Trace::payload(uint32_t record) const
         pos = nl == std::string_view::npos ? bytes.size() : nl + 1;
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
+        if (line.empty()) {
+            sawBlank = true;
+            if (!keepBlank)
+                continue;
+        }
         if (!line.empty() && line.front() == '\t')
             line.remove_prefix(1);
         if (!first)
@@ -88,6 +92,25 @@ std::string Trace::payload(uint32_t record) const
         first = false;
     }
     return out;
+}
+} // namespace
+
+std::string Trace::payload(uint32_t record) const
+{
+    const Record& r = records[record];
+    if (r.payloadLength == 0)
+        return {};
+    const TraceFile& f = files[fileOf(record)];
+    std::string_view bytes(f.buffer->data() + r.payloadOffset(), r.payloadLength);
+    bool sawBlank = false;
+    std::string text = decodePayload(bytes, false, sawBlank);
+    if (sawBlank && r.hasPayload()) {
+        // Prefer the reading that matches the declared hash.
+        std::string kept = decodePayload(bytes, true, sawBlank);
+        if (header(record).find(md5Hex(kept)) != std::string_view::npos)
+            return kept;
+    }
+    return text;
 }
 
 namespace {
@@ -152,10 +175,16 @@ Trace::PayloadCheck Trace::verifyPayloads() const
     return check;
 }
 
-uint64_t Trace::recompileCount() const
+uint64_t Trace::compileCount() const
 {
     return static_cast<uint64_t>(std::count_if(
-        compiles.begin(), compiles.end(), [](const Compile& c) { return c.isRecompile(); }));
+        compiles.begin(), compiles.end(), [](const Compile& c) { return c.startRecord != kNone; }));
+}
+
+uint64_t Trace::recompileCount() const
+{
+    return static_cast<uint64_t>(std::count_if(compiles.begin(), compiles.end(),
+        [](const Compile& c) { return c.startRecord != kNone && c.isRecompile(); }));
 }
 
 uint64_t Trace::graphBreakCount() const

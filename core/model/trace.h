@@ -151,7 +151,7 @@ struct Compile {
     double startUs = 0, endUs = 0; // epoch microseconds
     TimeSource timeSource = TimeSource::None;
 
-    uint32_t startRecord = kNone; // dynamo_start
+    uint32_t startRecord = kNone; // dynamo_start (kNone: rebuilt without one)
     uint32_t metricsRecord = kNone; // compilation_metrics (final)
     uint32_t guardsRecord = kNone; // dynamo_cpp_guards_str or dynamo_guards (last one)
     std::vector<uint32_t> records; // every record of this compile, file order
@@ -234,6 +234,9 @@ public:
     };
     PayloadCheck verifyPayloads() const;
 
+    // Compiles that have a dynamo_start (the model also holds compiles rebuilt from records
+    // whose dynamo_start is missing; they count as graph breaks and failures, not as compiles).
+    uint64_t compileCount() const;
     uint64_t recompileCount() const;
     uint64_t graphBreakCount() const;
     uint64_t failureCount() const;

@@ -29,6 +29,7 @@ ordered_json compileJson(const Trace& t, const Compile& c)
     j["file"] = c.file;
     j["frame"] = c.frame;
     j["attempts"] = c.attempts.size();
+    j["has_dynamo_start"] = c.startRecord != kNone;
     j["status"] = toString(c.status);
     j["co_name"] = c.coName;
     j["co_filename"] = c.coFilename;
@@ -120,7 +121,8 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
 
     ordered_json totals;
     totals["files"] = t.files.size();
-    totals["compiles"] = t.compiles.size();
+    totals["compiles"] = t.compileCount();
+    totals["compiles_without_start"] = t.compiles.size() - t.compileCount();
     totals["recompiles"] = t.recompileCount();
     totals["graph_breaks"] = t.graphBreakCount();
     totals["failures"] = t.failureCount();
@@ -177,7 +179,7 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
             out << "    failure: " << c.failure->type << ": "
                 << c.failure->reason.substr(0, c.failure->reason.find('\n')) << "\n";
     }
-    out << "\ncompiles " << t.compiles.size() << ", recompiles " << t.recompileCount()
+    out << "\ncompiles " << t.compileCount() << ", recompiles " << t.recompileCount()
         << ", graph breaks " << t.graphBreakCount() << ", failures " << t.failureCount()
         << ", diagnostics " << t.diagnostics.size() + check.diagnostics.size() << "\n";
     return out.str();

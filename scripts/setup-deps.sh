@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian/Ubuntu package Dynascope needs to build, test and run, when missing.
+# Uses sudo when not root. Safe to run again: it installs only what is absent.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config git
+  qt6-base-dev qt6-svg-dev libgl-dev
+  libsimdjson-dev nlohmann-json3-dev libzstd-dev zlib1g-dev libssl-dev
+  xvfb xauth fonts-dejavu-core clang-format zstd gzip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,18 @@
+# dynascope-cli exit status: 1 on a usage error, 2 when an input cannot be read, with a message
+# that names the file.
+execute_process(COMMAND ${CLI} summary RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "summary without a path: expected exit 1, got ${rc}")
+endif()
+execute_process(COMMAND ${CLI} frobnicate RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "unknown command: expected exit 1, got ${rc}")
+endif()
+execute_process(COMMAND ${CLI} summary /nonexistent/dir/trace.log RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "/nonexistent/dir/trace.log")
+  message(FATAL_ERROR "missing input: expected exit 2 naming the file, got ${rc}: ${err}")
+endif()
+execute_process(COMMAND ${CLI} --version RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^dynascope-cli [0-9]+\\.[0-9]+\\.[0-9]+")
+  message(FATAL_ERROR "--version: got ${rc}: ${out}")
+endif()

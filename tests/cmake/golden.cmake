@@ -1,0 +1,21 @@
+# Runs `dynascope-cli summary --json INPUT` in WORKDIR and compares stdout with EXPECTED.
+# With the environment variable DYNASCOPE_UPDATE_GOLDEN=1, writes EXPECTED instead (review the diff before committing).
+execute_process(COMMAND ${CLI} summary --json ${INPUT} WORKING_DIRECTORY ${WORKDIR}
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dynascope-cli summary ${INPUT} exited ${rc}: ${err}")
+endif()
+if("$ENV{DYNASCOPE_UPDATE_GOLDEN}" STREQUAL "1")
+  file(WRITE ${EXPECTED} "${out}")
+  message(STATUS "updated ${EXPECTED}")
+  return()
+endif()
+if(NOT EXISTS ${EXPECTED})
+  message(FATAL_ERROR "no golden file ${EXPECTED}; run with DYNASCOPE_UPDATE_GOLDEN=1")
+endif()
+file(READ ${EXPECTED} want)
+if(NOT out STREQUAL want)
+  file(WRITE ${WORKDIR}/${INPUT}.actual.json "${out}")
+  execute_process(COMMAND diff -u ${EXPECTED} ${WORKDIR}/${INPUT}.actual.json OUTPUT_VARIABLE d)
+  message(FATAL_ERROR "summary of ${INPUT} differs from ${EXPECTED}:\n${d}")
+endif()
