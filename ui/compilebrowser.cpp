@@ -42,10 +42,10 @@ CompileBrowser::CompileBrowser(CompileSelection* selection, QWidget* parent)
     m_view->header()->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
     m_view->header()->setStretchLastSection(true);
-    m_view->setColumnWidth(CompileTreeModel::IdColumn, 130);
+    m_view->setColumnWidth(CompileTreeModel::IdColumn, 120);
     m_view->setColumnWidth(CompileTreeModel::StatusColumn, 105);
-    m_view->setColumnWidth(CompileTreeModel::FunctionColumn, 150);
-    m_view->setColumnWidth(CompileTreeModel::LocationColumn, 150);
+    m_view->setColumnWidth(CompileTreeModel::FunctionColumn, 210);
+    m_view->setColumnWidth(CompileTreeModel::LocationColumn, 130);
     m_view->setColumnWidth(CompileTreeModel::DurationColumn, 75);
     m_view->setColumnWidth(CompileTreeModel::GraphBreaksColumn, 55);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

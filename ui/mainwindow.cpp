@@ -34,13 +34,6 @@ static void initDynascopeResources()
 
 namespace dynascope::ui {
 
-namespace {
-QString plural(uint64_t n, const QString& one, const QString& many)
-{
-    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
-}
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : MainWindow(Options {}, parent)
 {
@@ -51,7 +44,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     , m_options(options)
     , m_loader(new TraceLoadController(this))
     , m_selection(new CompileSelection(this))
-    , m_recent(new RecentFiles(this))
+    , m_recent(new RecentFiles(options.persistSettings, this))
 {
     initDynascopeResources();
     setObjectName(QStringLiteral("mainWindow"));
@@ -128,6 +121,10 @@ void MainWindow::createStatusBar()
     m_cancel = new QToolButton(this);
     m_cancel->setDefaultAction(m_actions->cancelLoad);
     m_cancel->setText(tr("Cancel"));
+    m_loadTime = new QLabel(this);
+    m_loadTime->setTextFormat(Qt::PlainText);
+    m_loadTime->setForegroundRole(QPalette::PlaceholderText);
+    statusBar()->addPermanentWidget(m_loadTime);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     showLoading(false);
@@ -213,14 +210,15 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
                 m_recent->add(p);
         }
         setTrace(outcome.result.trace);
-        statusBar()->showMessage(
-            tr("Loaded in %1").arg(formatDuration(outcome.elapsedMs * 1000.0)), 4000);
+        m_loadTime->setText(tr("loaded in %1").arg(formatDuration(outcome.elapsedMs * 1000.0)));
     } else {
         // Nothing could be read: keep what was open before.
         std::vector<Diagnostic> diags(outcome.result.errors.begin(), outcome.result.errors.end());
         if (!m_trace)
             m_diagnostics->setDiagnostics(std::move(diags));
-        m_summary->setText(m_trace ? summaryText() : tr("Nothing loaded"));
+        m_summary->setText(m_trace
+                ? summaryText()
+                : tr("Could not read: %1").arg(errors.join(QStringLiteral("; "))));
     }
     if (!errors.isEmpty()) {
         m_diagnostics->show();

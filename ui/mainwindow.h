@@ -98,6 +98,7 @@ private:
     CompileBrowser* m_browser = nullptr;
     DiagnosticsDock* m_diagnostics = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_loadTime = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
 };

@@ -9,10 +9,12 @@ namespace {
 const QString kKey = QStringLiteral("recentFiles");
 }
 
-RecentFiles::RecentFiles(QObject* parent)
+RecentFiles::RecentFiles(bool persistent, QObject* parent)
     : QObject(parent)
+    , m_persistent(persistent)
 {
-    m_paths = QSettings().value(kKey).toStringList();
+    if (m_persistent)
+        m_paths = QSettings().value(kKey).toStringList();
 }
 
 void RecentFiles::add(const QString& path)
@@ -39,7 +41,8 @@ void RecentFiles::clear()
 
 void RecentFiles::save()
 {
-    QSettings().setValue(kKey, m_paths);
+    if (m_persistent)
+        QSettings().setValue(kKey, m_paths);
     Q_EMIT changed();
 }
 

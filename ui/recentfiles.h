@@ -9,7 +9,8 @@ namespace dynascope::ui {
 class RecentFiles : public QObject {
     Q_OBJECT
 public:
-    explicit RecentFiles(QObject* parent = nullptr);
+    // Not persistent: starts empty and never touches QSettings (screenshot mode, tests).
+    explicit RecentFiles(bool persistent, QObject* parent = nullptr);
 
     QStringList paths() const { return m_paths; }
     void add(const QString& path);
@@ -24,6 +25,7 @@ Q_SIGNALS:
 private:
     void save();
     QStringList m_paths;
+    bool m_persistent;
 };
 
 } // namespace dynascope::ui

@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 
+#include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -86,8 +87,14 @@ quint64 TraceLoadController::start(const QStringList& paths)
             return r;
         }
     });
-    m_worker.then(this,
-        [this, job, paths](LoadResult result) { onWorkerDone(job, paths, std::move(result)); });
+    // A watcher per job (rather than QFuture::then with a context) so a worker that finished
+    // before we attached is still reported; the job id decides whether the result is wanted.
+    auto* watcher = new QFutureWatcher<LoadResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, paths] {
+        watcher->deleteLater();
+        onWorkerDone(job, paths, watcher->future().result());
+    });
+    watcher->setFuture(m_worker);
     m_poll.start();
     Q_EMIT started(job, paths);
     Q_EMIT progress(job, 0.0, tr("starting"));

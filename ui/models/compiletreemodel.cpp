@@ -391,8 +391,8 @@ QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
         if (role == Qt::DisplayRole)
             return frameLabel(f);
         if (role == Qt::ToolTipRole)
-            return tr("%1: %n compile(s)", nullptr, static_cast<int>(t.compiles))
-                .arg(frameLabel(f));
+            return QString(frameLabel(f) + QStringLiteral(": ")
+                + plural(t.compiles, tr("compile"), tr("compiles")));
         break;
     case StatusColumn:
         if (text)
@@ -424,7 +424,7 @@ QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
         break;
     case RecompileReasonsColumn:
         if (text && t.recompiles)
-            return tr("%n recompile(s)", nullptr, static_cast<int>(t.recompiles));
+            return plural(t.recompiles, tr("recompile"), tr("recompiles"));
         break;
     }
     return {};
@@ -450,7 +450,7 @@ QVariant CompileTreeModel::rankData(const Node& n, int column, int role) const
         break;
     case FunctionColumn:
         if (text)
-            return tr("%n compile(s)", nullptr, static_cast<int>(t.compiles));
+            return plural(t.compiles, tr("compile"), tr("compiles"));
         break;
     case LocationColumn:
         if (text)
@@ -472,7 +472,7 @@ QVariant CompileTreeModel::rankData(const Node& n, int column, int role) const
         break;
     case RecompileReasonsColumn:
         if (text && t.recompiles)
-            return tr("%n recompile(s)", nullptr, static_cast<int>(t.recompiles));
+            return plural(t.recompiles, tr("recompile"), tr("recompiles"));
         break;
     }
     if (role == Qt::FontRole && column == IdColumn) {
@@ -499,8 +499,8 @@ QVariant CompileTreeModel::attemptData(const Node& n, int column, int role) cons
         break;
     case FunctionColumn:
         if (role == Qt::DisplayRole || role == SortRole)
-            return tr("attempt %1 · %n record(s)", nullptr, static_cast<int>(a.recordCount))
-                .arg(a.attempt);
+            return QString(tr("attempt %1 · ").arg(a.attempt)
+                + plural(a.recordCount, tr("record"), tr("records")));
         break;
     }
     return {};

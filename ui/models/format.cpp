@@ -150,6 +150,11 @@ QString rankLabel(const TraceFile& f)
     return baseName(f.path);
 }
 
+QString plural(uint64_t n, const QString& one, const QString& many)
+{
+    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+}
+
 QString firstLine(const std::string& text)
 {
     const auto nl = text.find('\n');

@@ -31,6 +31,8 @@ QString compileFile(const Compile& c); // full path
 int64_t compileLine(const Compile& c);
 // "rank 1", or the file's base name when the rank is unknown.
 QString rankLabel(const TraceFile& f);
+// "1 compile", "3 compiles".
+QString plural(uint64_t n, const QString& one, const QString& many);
 // First line of a possibly multi-line text, trimmed.
 QString firstLine(const std::string& text);
 

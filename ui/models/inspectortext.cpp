@@ -3,7 +3,11 @@
 #include "ui/models/format.h"
 #include "ui/models/statusstyle.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
 
 namespace dynascope::ui {
 
@@ -49,6 +53,63 @@ QString timeSourceText(TimeSource s)
         return QStringLiteral("chromium events");
     }
     return {};
+}
+// compilation_metrics as "key  value" lines, nulls left out; values that are JSON documents
+// in a string (dynamo_config, inductor_config) are expanded at the end.
+QString metricsText(const std::string& json)
+{
+    const QByteArray raw = QByteArray::fromStdString(json);
+    const QJsonDocument doc = QJsonDocument::fromJson(raw);
+    if (!doc.isObject())
+        return QString::fromUtf8(raw) + QLatin1Char('\n');
+    const QJsonObject obj = doc.object();
+    int width = 0;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        width = std::max(width, static_cast<int>(it.key().size()));
+    width = std::min(width, 40);
+    QString out, nested;
+    int nulls = 0;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const QJsonValue v = it.value();
+        if (v.isNull() || v.isUndefined()) {
+            ++nulls;
+            continue;
+        }
+        QString value;
+        if (v.isString()) {
+            const QString str = v.toString();
+            const QJsonDocument inner = str.startsWith(QLatin1Char('{'))
+                ? QJsonDocument::fromJson(str.toUtf8())
+                : QJsonDocument();
+            if (inner.isObject()) {
+                nested += QLatin1Char('\n') + it.key() + QStringLiteral(":\n")
+                    + indented(
+                        QString::fromUtf8(inner.toJson(QJsonDocument::Indented)).trimmed(), 2)
+                    + QLatin1Char('\n');
+                value = QStringLiteral("(%1 settings, below)").arg(inner.object().size());
+            } else {
+                value = str.contains(QLatin1Char('\n'))
+                    ? QLatin1Char('\n') + indented(str.trimmed(), width + 4)
+                    : str;
+            }
+        } else if (v.isArray()) {
+            value = QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+        } else if (v.isObject()) {
+            value = QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+        } else if (v.isBool()) {
+            value = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        } else {
+            const double d = v.toDouble();
+            value = d == static_cast<double>(static_cast<qint64>(d))
+                ? QString::number(static_cast<qint64>(d))
+                : QString::number(d, 'g', 6);
+        }
+        out += QStringLiteral("  ") + it.key().leftJustified(width) + QStringLiteral("  ") + value
+            + QLatin1Char('\n');
+    }
+    if (nulls)
+        out += QStringLiteral("  (%1 more fields are null)\n").arg(nulls);
+    return out + nested;
 }
 } // namespace
 
@@ -123,7 +184,8 @@ QString inspectorText(const Trace& t, uint32_t ci)
                     + guard + QLatin1Char('\n');
             else if (!r.source.empty())
                 out += QStringLiteral("      └ guarded source ") + qs(r.source) + QLatin1Char('\n');
-            if (!r.expected.empty() || !r.actual.empty())
+            if ((!r.expected.empty() || !r.actual.empty())
+                && r.detail.find("expected") == std::string::npos)
                 out += QStringLiteral("        expected %1, actual %2\n")
                            .arg(qs(r.expected), qs(r.actual));
         }
@@ -162,15 +224,11 @@ QString inspectorText(const Trace& t, uint32_t ci)
     }
 
     heading(out, QStringLiteral("Metrics:"));
-    if (c.metricsJson.empty()) {
+    if (c.metricsJson.empty())
         out += QStringLiteral(
             "  (no compilation_metrics: the compile did not finish or the log is cut)\n");
-    } else {
-        const QByteArray raw = QByteArray::fromStdString(c.metricsJson);
-        const QJsonDocument doc = QJsonDocument::fromJson(raw);
-        out += doc.isNull() ? QString::fromUtf8(raw)
-                            : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
-    }
+    else
+        out += metricsText(c.metricsJson);
     return out;
 }
 
