@@ -78,6 +78,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
         restoreGeometry(s.value(QStringLiteral("mainwindow/geometry")).toByteArray());
         restoreState(s.value(QStringLiteral("mainwindow/state")).toByteArray());
     }
+    showDocks(false);
 }
 
 MainWindow::~MainWindow() = default;
@@ -238,6 +239,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
     m_diagnosticCount = static_cast<int>(diags.size());
     m_diagnostics->setDiagnostics(std::move(diags));
     m_stack->setCurrentWidget(m_trace ? static_cast<QWidget*>(m_centre) : m_startPage);
+    showDocks(m_trace != nullptr);
     m_actions->reload->setEnabled(m_trace != nullptr);
     m_summary->setText(summaryText());
     updateTitle();
@@ -279,6 +281,20 @@ bool MainWindow::selectCompile(const QString& text)
         }
     }
     return false;
+}
+
+void MainWindow::showDocks(bool show)
+{
+    // The start page fills the window; the docks (empty until a trace is open) come back with
+    // the first trace, as the user last arranged them.
+    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (!show) {
+            dock->setProperty("dynascopeWasVisible", dock->isVisibleTo(this));
+            dock->hide();
+        } else if (dock->property("dynascopeWasVisible").toBool()) {
+            dock->show();
+        }
+    }
 }
 
 void MainWindow::showLoading(bool loading)
@@ -346,7 +362,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_options.persistSettings) {
         QSettings s;
         s.setValue(QStringLiteral("mainwindow/geometry"), saveGeometry());
-        s.setValue(QStringLiteral("mainwindow/state"), saveState());
+        if (m_trace) // on the start page the docks are hidden for the page, not by the user
+            s.setValue(QStringLiteral("mainwindow/state"), saveState());
     }
     m_loader->cancel();
     QMainWindow::closeEvent(event);

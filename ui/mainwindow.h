@@ -75,6 +75,7 @@ private:
     void onLoadCancelled();
     void setTrace(std::shared_ptr<const Trace> trace);
     void showLoading(bool loading);
+    void showDocks(bool show);
     void openFileDialog();
     void openFolderDialog();
     void openExample();

@@ -66,7 +66,7 @@ QString metricsText(const std::string& json)
     int width = 0;
     for (auto it = obj.begin(); it != obj.end(); ++it)
         width = std::max(width, static_cast<int>(it.key().size()));
-    width = std::min(width, 40);
+    width = std::min(width, 28);
     QString out, nested;
     int nulls = 0;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
@@ -89,7 +89,7 @@ QString metricsText(const std::string& json)
                 value = QStringLiteral("(%1 settings, below)").arg(inner.object().size());
             } else {
                 value = str.contains(QLatin1Char('\n'))
-                    ? QLatin1Char('\n') + indented(str.trimmed(), width + 4)
+                    ? QLatin1Char('\n') + indented(str.trimmed(), 6)
                     : str;
             }
         } else if (v.isArray()) {
@@ -102,7 +102,7 @@ QString metricsText(const std::string& json)
             const double d = v.toDouble();
             value = d == static_cast<double>(static_cast<qint64>(d))
                 ? QString::number(static_cast<qint64>(d))
-                : QString::number(d, 'g', 6);
+                : QString::number(d, 'g', 16);
         }
         out += QStringLiteral("  ") + it.key().leftJustified(width) + QStringLiteral("  ") + value
             + QLatin1Char('\n');
@@ -148,7 +148,8 @@ QString inspectorText(const Trace& t, uint32_t ci)
             out, QStringLiteral("file"), file + QLatin1Char(':') + QString::number(compileLine(c)));
     if (c.file < t.files.size()) {
         const TraceFile& f = t.files[c.file];
-        field(out, QStringLiteral("rank"), f.rank ? QString::number(*f.rank) : QStringLiteral("?"));
+        if (f.rank)
+            field(out, QStringLiteral("rank"), QString::number(*f.rank));
         field(out, QStringLiteral("trace"), qs(f.path));
     }
     if (c.timeSource != TimeSource::None) {
