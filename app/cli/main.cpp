@@ -62,6 +62,13 @@ int summary(const std::vector<std::string>& args)
     const auto& trace = *result.trace;
     for (const auto& d : trace.diagnostics)
         std::cerr << d.format() << "\n";
+    dynascope::Trace::PayloadCheck check;
+    if (summaryOptions.verifyPayloads) {
+        check = trace.verifyPayloads();
+        summaryOptions.check = &check;
+        for (const auto& d : check.diagnostics)
+            std::cerr << d.format() << "\n";
+    }
     std::string out = json ? dynascope::summaryJson(trace, summaryOptions)
                            : dynascope::summaryText(trace, summaryOptions);
     std::fwrite(out.data(), 1, out.size(), stdout);

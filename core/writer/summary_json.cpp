@@ -92,7 +92,7 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
 {
     Trace::PayloadCheck check;
     if (options.verifyPayloads)
-        check = t.verifyPayloads();
+        check = options.check ? *options.check : t.verifyPayloads();
     ordered_json root;
     root["format"] = "dynascope-summary";
     root["format_version"] = 1;
@@ -156,7 +156,7 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
 {
     Trace::PayloadCheck check;
     if (options.verifyPayloads)
-        check = t.verifyPayloads();
+        check = options.check ? *options.check : t.verifyPayloads();
     std::ostringstream out;
     for (size_t i = 0; i < t.files.size(); ++i) {
         const TraceFile& f = t.files[i];

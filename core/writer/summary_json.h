@@ -10,6 +10,7 @@ namespace dynascope {
 
 struct SummaryOptions {
     bool verifyPayloads = true; // fills payload_hash_mismatches (reads every payload)
+    const Trace::PayloadCheck* check = nullptr; // a check already made (else made here)
     int indent = 2;
 };
 
