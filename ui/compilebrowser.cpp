@@ -43,11 +43,11 @@ CompileBrowser::CompileBrowser(CompileSelection* selection, QWidget* parent)
     m_view->setSortingEnabled(true);
     m_view->header()->setStretchLastSection(true);
     m_view->setColumnWidth(CompileTreeModel::IdColumn, 120);
-    m_view->setColumnWidth(CompileTreeModel::StatusColumn, 105);
-    m_view->setColumnWidth(CompileTreeModel::FunctionColumn, 210);
-    m_view->setColumnWidth(CompileTreeModel::LocationColumn, 130);
-    m_view->setColumnWidth(CompileTreeModel::DurationColumn, 75);
-    m_view->setColumnWidth(CompileTreeModel::GraphBreaksColumn, 55);
+    m_view->setColumnWidth(CompileTreeModel::StatusColumn, 100);
+    m_view->setColumnWidth(CompileTreeModel::FunctionColumn, 150);
+    m_view->setColumnWidth(CompileTreeModel::LocationColumn, 110);
+    m_view->setColumnWidth(CompileTreeModel::DurationColumn, 68);
+    m_view->setColumnWidth(CompileTreeModel::GraphBreaksColumn, 48);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current, const QModelIndex&) { onCurrentRowChanged(current); });
     connect(m_selection, &CompileSelection::currentChanged, this, &CompileBrowser::followSelection);

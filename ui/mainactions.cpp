@@ -40,7 +40,32 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     focusFilter->setShortcut(QKeySequence::Find);
 
     m_view = window->menuBar()->addMenu(tr("&View"));
+    // The timeline's own keys (W/S/A/D, +/-, F, 0) work when it has focus; these menu entries
+    // make them discoverable and work from anywhere.
+    zoomIn = m_view->addAction(tr("Zoom &In"));
+    zoomIn->setShortcuts({ QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal) });
+    zoomOut = m_view->addAction(tr("Zoom &Out"));
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    fitAll = m_view->addAction(tr("Fit &All  (0)"));
+    fitAll->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fitSelection = m_view->addAction(tr("Fit &Selection  (F)"));
+    fitSelection->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F));
+    m_view->addSeparator();
     m_go = window->menuBar()->addMenu(tr("&Go"));
+    auto goPair
+        = [this](const QString& next, const QString& prev, Qt::Key key, QAction*& n, QAction*& p) {
+              n = m_go->addAction(next);
+              n->setShortcut(QKeySequence(key));
+              p = m_go->addAction(prev);
+              p->setShortcut(QKeySequence(Qt::SHIFT | key));
+          };
+    goPair(
+        tr("Next &Recompile"), tr("Previous Recompile"), Qt::Key_F6, nextRecompile, prevRecompile);
+    m_go->addSeparator();
+    goPair(tr("Next &Graph Break"), tr("Previous Graph Break"), Qt::Key_F7, nextGraphBreak,
+        prevGraphBreak);
+    m_go->addSeparator();
+    goPair(tr("Next &Failure"), tr("Previous Failure"), Qt::Key_F8, nextFailure, prevFailure);
 
     QMenu* help = window->menuBar()->addMenu(tr("&Help"));
     about = help->addAction(tr("&About Dynascope"));

@@ -30,6 +30,13 @@ public:
     QAction* quit = nullptr;
     QAction* focusFilter = nullptr;
     QAction* about = nullptr;
+    QAction* zoomIn = nullptr;
+    QAction* zoomOut = nullptr;
+    QAction* fitAll = nullptr;
+    QAction* fitSelection = nullptr;
+    QAction *nextRecompile = nullptr, *prevRecompile = nullptr;
+    QAction *nextGraphBreak = nullptr, *prevGraphBreak = nullptr;
+    QAction *nextFailure = nullptr, *prevFailure = nullptr;
 
 Q_SIGNALS:
     void openRecentRequested(const QString& path);

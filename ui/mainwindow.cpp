@@ -9,6 +9,7 @@
 #include "ui/models/format.h"
 #include "ui/recentfiles.h"
 #include "ui/startpage.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/traceloadcontroller.h"
 
 #include <QAction>
@@ -59,7 +60,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_centre = new QSplitter(Qt::Vertical, this);
     m_centre->setObjectName(QStringLiteral("centreSplitter"));
     m_centre->setChildrenCollapsible(false);
+    m_timeline = new TimelineView(m_selection, this);
+    m_centre->addWidget(m_timeline);
     m_centre->addWidget(m_inspector);
+    m_centre->setStretchFactor(0, 3);
+    m_centre->setStretchFactor(1, 2);
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_startPage);
@@ -94,7 +99,7 @@ void MainWindow::createDocks()
     m_diagnostics = new DiagnosticsDock(this);
     addDockWidget(Qt::LeftDockWidgetArea, m_diagnostics);
     splitDockWidget(compilesDock, m_diagnostics, Qt::Vertical);
-    resizeDocks({ compilesDock }, { 860 }, Qt::Horizontal);
+    resizeDocks({ compilesDock }, { 640 }, Qt::Horizontal);
     resizeDocks({ compilesDock, m_diagnostics }, { 700, 160 }, Qt::Vertical);
 
     m_actions->addDockToggle(compilesDock);
@@ -140,6 +145,24 @@ void MainWindow::connectActions()
     connect(m_actions->cancelLoad, &QAction::triggered, m_loader, &TraceLoadController::cancel);
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
     connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(
+        m_actions->zoomIn, &QAction::triggered, m_timeline, [this] { m_timeline->zoomBy(0.8); });
+    connect(
+        m_actions->zoomOut, &QAction::triggered, m_timeline, [this] { m_timeline->zoomBy(1.25); });
+    connect(m_actions->fitAll, &QAction::triggered, m_timeline, &TimelineView::fitAll);
+    connect(m_actions->fitSelection, &QAction::triggered, m_timeline, &TimelineView::fitSelection);
+    auto go = [this](QAction* a, int dir, bool (*pred)(const Compile&)) {
+        connect(a, &QAction::triggered, this, [this, dir, pred] { selectNext(dir, pred); });
+    };
+    auto isRecompile = [](const Compile& c) { return c.isRecompile(); };
+    auto isBreak = [](const Compile& c) { return !c.graphBreaks.empty(); };
+    auto isFailure = [](const Compile& c) { return c.failure.has_value(); };
+    go(m_actions->nextRecompile, 1, isRecompile);
+    go(m_actions->prevRecompile, -1, isRecompile);
+    go(m_actions->nextGraphBreak, 1, isBreak);
+    go(m_actions->prevGraphBreak, -1, isBreak);
+    go(m_actions->nextFailure, 1, isFailure);
+    go(m_actions->prevFailure, -1, isFailure);
     connect(m_actions, &MainActions::openRecentRequested, this,
         [this](const QString& p) { openPaths({ p }); });
 
@@ -235,6 +258,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
     m_selection->clear();
     m_browser->setTrace(m_trace);
     m_inspector->setTrace(m_trace);
+    m_timeline->setTrace(m_trace);
     std::vector<Diagnostic> diags = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
     m_diagnosticCount = static_cast<int>(diags.size());
     m_diagnostics->setDiagnostics(std::move(diags));
@@ -281,6 +305,23 @@ bool MainWindow::selectCompile(const QString& text)
         }
     }
     return false;
+}
+
+void MainWindow::selectNext(int direction, bool (*matches)(const Compile&))
+{
+    if (!m_trace || m_trace->compiles.empty())
+        return;
+    const auto n = static_cast<int64_t>(m_trace->compiles.size());
+    const uint32_t cur = m_selection->current();
+    int64_t i = cur == kNone ? (direction > 0 ? -1 : n) : static_cast<int64_t>(cur);
+    for (int64_t step = 0; step < n; ++step) {
+        i = ((i + direction) % n + n) % n; // wraps around
+        if (matches(m_trace->compiles[static_cast<size_t>(i)])) {
+            m_selection->setCurrent(static_cast<uint32_t>(i));
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("None in this trace"), 3000);
 }
 
 void MainWindow::showDocks(bool show)

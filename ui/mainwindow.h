@@ -76,6 +76,7 @@ private:
     void setTrace(std::shared_ptr<const Trace> trace);
     void showLoading(bool loading);
     void showDocks(bool show);
+    void selectNext(int direction, bool (*matches)(const Compile&));
     void openFileDialog();
     void openFolderDialog();
     void openExample();

@@ -1,0 +1,204 @@
+#include "ui/timeline/timelinelayout.h"
+
+#include "ui/models/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dynascope::ui::timeline {
+
+namespace {
+bool timed(const Compile& c)
+{
+    return c.timeSource != TimeSource::None && c.endUs >= c.startUs && c.startUs > 0;
+}
+
+void finish(Row& row)
+{
+    std::sort(row.spans.begin(), row.spans.end(), [](const Span& a, const Span& b) {
+        return a.start < b.start || (a.start == b.start && a.end > b.end);
+    });
+    row.starts.reserve(row.spans.size());
+    std::vector<double> ends;
+    ends.reserve(row.spans.size());
+    for (const Span& s : row.spans) {
+        row.starts.push_back(s.start);
+        ends.push_back(s.end);
+    }
+    row.maxEnds = runningMax(ends);
+}
+} // namespace
+
+void TimelineLayout::clear()
+{
+    m_rows.clear();
+    m_markers.clear();
+    m_laneOfCompile.clear();
+    m_bounds = {};
+    m_hasTime = false;
+    m_height = 0;
+}
+
+void TimelineLayout::build(const Trace& t)
+{
+    clear();
+    m_laneOfCompile.assign(t.compiles.size(), -1);
+    double lo = INFINITY, hi = -INFINITY;
+    auto extend = [&](double a, double b) {
+        lo = std::min(lo, a);
+        hi = std::max(hi, b);
+    };
+
+    // Frames per file in order of first appearance, plus the frameless compiles.
+    std::vector<std::vector<uint32_t>> framesOfFile(t.files.size());
+    for (const Frame& f : t.frames) {
+        if (f.file < t.files.size())
+            framesOfFile[f.file].push_back(f.index);
+    }
+
+    auto addLane = [&](uint32_t file, uint32_t frame, const std::vector<uint32_t>& compiles) {
+        Row lane;
+        lane.kind = Row::Kind::Lane;
+        lane.file = file;
+        lane.frame = frame;
+        QString fn, where;
+        if (frame != kNone) {
+            const Frame& f = t.frames[frame];
+            fn = qs(f.coName);
+            where = fileLine(f.coFilename, f.coFirstLineno);
+            lane.tooltip = fn + QStringLiteral("  ") + qs(f.coFilename) + QLatin1Char(':')
+                + QString::number(f.coFirstLineno);
+        } else {
+            fn = QStringLiteral("(no frame id)");
+        }
+        if (fn.isEmpty() && !compiles.empty())
+            fn = compileFunction(t.compiles[compiles.front()]);
+        lane.label = where.isEmpty() ? fn : fn + QStringLiteral("  ") + where;
+        lane.compileCount = static_cast<int>(compiles.size());
+        int maxDepth = -1;
+        for (uint32_t ci : compiles) {
+            const Compile& c = t.compiles[ci];
+            if (!timed(c))
+                continue;
+            lane.spans.push_back({ c.startUs, c.endUs, ci, -1 });
+            extend(c.startUs, c.endUs);
+            for (const PhaseSpan& p : c.phases)
+                maxDepth = std::max(maxDepth, p.depth);
+        }
+        finish(lane);
+        const int laneIndex = static_cast<int>(m_rows.size());
+        for (const Span& s : lane.spans)
+            m_laneOfCompile[s.compile] = laneIndex;
+        m_rows.push_back(std::move(lane));
+        for (int d = 0; d <= std::min(maxDepth, 12); ++d) {
+            Row pr;
+            pr.kind = Row::Kind::Phases;
+            pr.file = file;
+            pr.frame = frame;
+            pr.depth = d;
+            pr.label = d == 0 ? QStringLiteral("phases") : QString();
+            for (uint32_t ci : compiles) {
+                const Compile& c = t.compiles[ci];
+                for (size_t pi = 0; pi < c.phases.size(); ++pi) {
+                    const PhaseSpan& p = c.phases[pi];
+                    if (p.depth != d || p.startUs <= 0)
+                        continue;
+                    const double end = p.endUs > p.startUs
+                        ? p.endUs
+                        : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs);
+                    pr.spans.push_back({ p.startUs, end, ci, static_cast<int32_t>(pi) });
+                    extend(p.startUs, end);
+                }
+            }
+            finish(pr);
+            m_rows.push_back(std::move(pr));
+        }
+    };
+
+    for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
+        Row header;
+        header.kind = Row::Kind::Rank;
+        header.file = fi;
+        int count = 0;
+        for (const Compile& c : t.compiles)
+            count += c.file == fi ? 1 : 0;
+        header.label = rankLabel(t.files[fi]);
+        header.compileCount = count;
+        header.tooltip = qs(t.files[fi].path);
+        m_rows.push_back(std::move(header));
+        for (uint32_t fr : framesOfFile[fi]) {
+            if (fr < t.frames.size())
+                addLane(fi, fr, t.frames[fr].compiles);
+        }
+        std::vector<uint32_t> frameless;
+        for (const Compile& c : t.compiles) {
+            if (c.file == fi && c.frame == kNone)
+                frameless.push_back(c.index);
+        }
+        if (!frameless.empty())
+            addLane(fi, kNone, frameless);
+    }
+
+    // Instant markers: recompiles at the compile's start, graph breaks and failures at its end
+    // (the break is found while tracing; what follows it compiles after), cache events at their
+    // time.
+    for (const Compile& c : t.compiles) {
+        if (!timed(c))
+            continue;
+        if (c.isRecompile()) {
+            QString why = c.recompileReasons.empty() ? firstLine(c.recompileReasonMetric)
+                                                     : firstLine(c.recompileReasons.front().text);
+            m_markers.push_back({ c.startUs, MarkerKind::Recompile, c.index, why });
+        }
+        if (!c.graphBreaks.empty())
+            m_markers.push_back({ c.endUs, MarkerKind::GraphBreak, c.index,
+                firstLine(c.graphBreaks.front().reason) });
+        if (c.failure)
+            m_markers.push_back({ c.endUs, MarkerKind::Failure, c.index,
+                qs(c.failure->type) + QStringLiteral(": ") + firstLine(c.failure->reason) });
+        for (const CacheEvent& e : c.cacheEvents) {
+            if (e.tsUs <= 0 || e.kind == CacheKind::Bypass)
+                continue;
+            m_markers.push_back({ e.tsUs,
+                e.kind == CacheKind::Hit ? MarkerKind::CacheHit : MarkerKind::CacheMiss, c.index,
+                qs(e.cache)
+                    + (e.kind == CacheKind::Hit ? QStringLiteral(" hit")
+                                                : QStringLiteral(" miss")) });
+            extend(e.tsUs, e.tsUs);
+        }
+    }
+    std::stable_sort(m_markers.begin(), m_markers.end(),
+        [](const Marker& a, const Marker& b) { return a.t < b.t; });
+
+    int y = 0;
+    for (Row& r : m_rows) {
+        r.y = y;
+        r.height = r.kind == Row::Kind::Rank ? kRankHeight
+            : r.kind == Row::Kind::Lane      ? kLaneHeight
+                                             : kPhaseHeight;
+        y += r.height;
+    }
+    m_height = y;
+    m_hasTime = std::isfinite(lo) && std::isfinite(hi);
+    if (m_hasTime) {
+        const double pad = std::max((hi - lo) * 0.02, 50.0);
+        m_bounds = { lo - pad, hi + pad };
+    }
+}
+
+int TimelineLayout::laneOf(uint32_t compile) const
+{
+    return compile < m_laneOfCompile.size() ? m_laneOfCompile[compile] : -1;
+}
+
+int TimelineLayout::rowAt(int y) const
+{
+    auto it = std::upper_bound(
+        m_rows.begin(), m_rows.end(), y, [](int v, const Row& r) { return v < r.y; });
+    if (it == m_rows.begin())
+        return -1;
+    --it;
+    return y < it->y + it->height ? static_cast<int>(it - m_rows.begin()) : -1;
+}
+
+} // namespace dynascope::ui::timeline

@@ -1,0 +1,74 @@
+// TimelineLayout: a Trace turned into timeline rows, once per load. Per rank a header row, per
+// frame (code object) a lane with its compiles side by side, then one row per phase depth with
+// the chromium phase spans of those compiles; above all of it, one row of instant markers. Each
+// row's spans are sorted by start with a running maximum of ends, so the view finds what is
+// visible by binary search (timelinegeometry.h).
+#pragma once
+
+#include "core/model/trace.h"
+#include "ui/models/statusstyle.h"
+#include "ui/timeline/timelinegeometry.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace dynascope::ui::timeline {
+
+struct Span {
+    double start = 0, end = 0;
+    uint32_t compile = kNone;
+    int32_t phase = -1; // index into Compile::phases; -1: the compile itself
+};
+
+struct Row {
+    enum class Kind { Rank, Lane, Phases };
+    Kind kind = Kind::Lane;
+    QString label; // "kernel  gen_many_frames.py:6", "rank 1", "phases"
+    QString tooltip;
+    int compileCount = 0; // lanes: the badge
+    uint32_t file = kNone;
+    uint32_t frame = kNone; // kNone: compiles without a frame id
+    int depth = 0; // phase rows
+    int y = 0; // top, in content pixels
+    int height = 0;
+    std::vector<Span> spans; // sorted by start
+    std::vector<double> starts, maxEnds; // for visibleSpans()
+};
+
+struct Marker {
+    double t = 0;
+    MarkerKind kind = MarkerKind::Recompile;
+    uint32_t compile = kNone;
+    QString text; // first line of the reason, for the tooltip
+};
+
+class TimelineLayout {
+public:
+    static constexpr int kRankHeight = 22;
+    static constexpr int kLaneHeight = 24;
+    static constexpr int kPhaseHeight = 12;
+
+    void build(const Trace& trace);
+    void clear();
+
+    const std::vector<Row>& rows() const { return m_rows; }
+    const std::vector<Marker>& markers() const { return m_markers; } // sorted by time
+    TimeRange bounds() const { return m_bounds; } // every span and marker, padded
+    bool hasTime() const { return m_hasTime; }
+    int contentHeight() const { return m_height; }
+    // The lane row that holds a compile, -1 if none (no time, or not laid out).
+    int laneOf(uint32_t compile) const;
+    // Row index at a content y, -1 outside.
+    int rowAt(int y) const;
+
+private:
+    std::vector<Row> m_rows;
+    std::vector<Marker> m_markers;
+    std::vector<int> m_laneOfCompile;
+    TimeRange m_bounds;
+    bool m_hasTime = false;
+    int m_height = 0;
+};
+
+} // namespace dynascope::ui::timeline
