@@ -8,6 +8,8 @@ packages=(
   qt6-base-dev qt6-svg-dev libgl-dev
   libsimdjson-dev nlohmann-json3-dev libzstd-dev zlib1g-dev libssl-dev
   xvfb xauth fonts-dejavu-core clang-format zstd gzip
+  # packaging: validators used by tests/packaging, man page rendering, CPack's .deb (shlibdeps)
+  desktop-file-utils appstream libxml2-utils shared-mime-info groff-base dpkg-dev file
 )
 
 missing=()
