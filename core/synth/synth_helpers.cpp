@@ -158,7 +158,7 @@ OJson metricsJson(const CompileSpec& spec, const std::string& compileId, int64_t
     m["post_grad_pass_time_us"] = nullable(inductor && !spec.cacheHit, 6120);
     m["joint_graph_pass_time_us"] = nullable(inductor && !spec.cacheHit, 4375);
     m["log_format_version"] = 3;
-    m["inductor_config"] = inductorConfigJson();
+    m["inductor_config"] = spec.inductorConfig.empty() ? inductorConfigJson() : spec.inductorConfig;
     m["remote_cache_version"] = nullptr;
     m["inductor_fx_remote_cache_hit_count"] = nullptr;
     m["inductor_fx_remote_cache_miss_count"] = nullptr;

@@ -121,6 +121,9 @@ struct CompileSpec {
     int64_t guardsUs = 3500;
 
     bool automaticDynamicShapes = true; // dynamo_config value
+    // compilation_metrics inductor_config JSON string ("" = inductorConfigJson(), about 1 KB;
+    // the scale scenario passes a full-size one, about 15 KB as in 2025 logs).
+    std::string inductorConfig;
 };
 
 // Writes every record of one compile, advancing the writer clock.

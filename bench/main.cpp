@@ -1,0 +1,482 @@
+// dynascope-bench: writes deterministic synthetic traces (core/synth/scale_trace.h) into a scratch
+// folder, then measures in one process and prints one JSON line:
+//   scan_s             memchr newline count over the same files, mapped as the loader maps them
+//   load_s             dynascope::load() of every file (default threads)
+//   parallel_load_s    the same (threads = hardware concurrency); serial_load_s: threads = 1
+//   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after; the file
+//                      mappings are not heap)
+//   peak_rss_mb        getrusage maximum resident set (file pages the mappings touched included)
+//   render_*, hover_*  the timeline widget painting into a 1920x1080 QImage (bench_ui.cpp)
+//   app_first_paint_ms, example_shown_ms  the dynascope app as a child process (see measureApp)
+// Every time is the median of several runs after a warm-up run; the page cache is warm.
+// Figures are printed, never judged: the CTest test only checks that the line is complete.
+#include "core/io/input_buffer.h"
+#include "core/load/loader.h"
+#include "core/synth/scale_trace.h"
+
+#ifdef DYNASCOPE_BENCH_UI
+#include "bench/bench_ui.h"
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <malloc.h>
+#include <optional>
+#include <spawn.h>
+#include <string>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Bump when the generator's output changes, so --keep folders are rewritten.
+constexpr int kGeneratorVersion = 1;
+
+struct Args {
+    uint64_t size = 100ull << 20; // total bytes over all files
+    int ranks = 1;
+    std::string keep;
+    int runs = 0; // 0: 5, or 3 above 256 MB
+    uint64_t spans = 1000000;
+    std::string app; // default: dynascope next to this program
+    bool ui = true;
+    bool appTimes = true;
+};
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool parseBytes(const char* text, uint64_t& out)
+{
+    char* end = nullptr;
+    double v = std::strtod(text, &end);
+    if (end == text || v <= 0)
+        return false;
+    std::string unit(end);
+    double mult = 1;
+    if (unit == "K" || unit == "k" || unit == "KB" || unit == "KiB")
+        mult = 1024;
+    else if (unit == "M" || unit == "MB" || unit == "MiB")
+        mult = 1024.0 * 1024;
+    else if (unit == "G" || unit == "GB" || unit == "GiB")
+        mult = 1024.0 * 1024 * 1024;
+    else if (!unit.empty())
+        return false;
+    out = static_cast<uint64_t>(v * mult);
+    return true;
+}
+
+int usage(const char* why)
+{
+    std::fprintf(stderr,
+        "dynascope-bench: %s\n"
+        "usage: dynascope-bench [--size BYTES] [--ranks N] [--keep DIR] [--runs N] [--spans N]\n"
+        "                       [--app PATH] [--no-ui] [--no-app]\n"
+        "  --size BYTES  total size of the synthetic trace (suffix K, M or G; default 100M),\n"
+        "                split over --ranks files (default 1)\n"
+        "  --keep DIR    write the traces there and keep them (reused when they match)\n"
+        "  --runs N      timed runs per figure after one warm-up (default 5, 3 above 256 MB)\n"
+        "  --spans N     phase spans the timeline paints (default 1000000)\n",
+        why);
+    return 1;
+}
+
+std::optional<Args> parse(int argc, char** argv, int& rc)
+{
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string k = argv[i];
+        auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        const char* v = nullptr;
+        if (k == "--no-ui") {
+            a.ui = false;
+        } else if (k == "--no-app") {
+            a.appTimes = false;
+        } else if (k == "--help" || k == "-h") {
+            rc = usage("benchmarks loading, memory, timeline painting and start-up");
+            return std::nullopt;
+        } else if (!(v = value())) {
+            rc = usage(("missing value for " + k).c_str());
+            return std::nullopt;
+        } else if (k == "--size") {
+            if (!parseBytes(v, a.size)) {
+                rc = usage("bad --size");
+                return std::nullopt;
+            }
+        } else if (k == "--ranks") {
+            a.ranks = std::atoi(v);
+        } else if (k == "--keep") {
+            a.keep = v;
+        } else if (k == "--runs") {
+            a.runs = std::atoi(v);
+        } else if (k == "--spans") {
+            uint64_t s = 0;
+            if (!parseBytes(v, s)) {
+                rc = usage("bad --spans");
+                return std::nullopt;
+            }
+            a.spans = s;
+        } else if (k == "--app") {
+            a.app = v;
+        } else {
+            rc = usage(("unknown option " + k).c_str());
+            return std::nullopt;
+        }
+    }
+    if (a.ranks < 1 || a.ranks > 1024) {
+        rc = usage("--ranks wants 1..1024");
+        return std::nullopt;
+    }
+    if (a.runs == 0)
+        a.runs = a.size > (256ull << 20) ? 3 : 5;
+    return a;
+}
+
+std::vector<std::string> tracePaths(const fs::path& dir, int ranks)
+{
+    std::vector<std::string> out;
+    if (ranks == 1) {
+        out.push_back((dir / "dedicated_log_torch_trace_bench.log").string());
+        return out;
+    }
+    for (int r = 0; r < ranks; ++r)
+        out.push_back((dir / ("dedicated_log_torch_trace_rank_" + std::to_string(r) + "_bench.log"))
+                          .string());
+    return out;
+}
+
+// Writes the traces (in parallel over ranks) unless a matching set is already there.
+bool generate(const Args& a, const fs::path& dir, const std::vector<std::string>& paths)
+{
+    const std::string stamp = "dynascope-bench generator " + std::to_string(kGeneratorVersion)
+        + " size " + std::to_string(a.size) + " ranks " + std::to_string(a.ranks) + "\n";
+    const fs::path stampPath = dir / "bench.stamp";
+    {
+        std::ifstream in(stampPath);
+        std::string have((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        bool all = have == stamp;
+        for (const auto& p : paths)
+            all = all && fs::exists(p);
+        if (all) {
+            std::fprintf(stderr, "dynascope-bench: reusing the traces in %s\n", dir.c_str());
+            return true;
+        }
+    }
+    std::error_code ec;
+    fs::remove(stampPath, ec);
+    const uint64_t perFile = a.size / uint64_t(a.ranks);
+    auto t0 = Clock::now();
+    std::atomic<size_t> next { 0 };
+    std::atomic<bool> ok { true };
+    auto work = [&] {
+        for (size_t i; (i = next++) < paths.size();) {
+            std::vector<char> buf(1 << 20);
+            std::ofstream out;
+            out.rdbuf()->pubsetbuf(buf.data(), static_cast<std::streamsize>(buf.size()));
+            out.open(paths[i], std::ios::binary | std::ios::trunc);
+            dynascope::ScaleTraceOptions o;
+            o.targetBytes = perFile;
+            if (a.ranks > 1)
+                o.rank = static_cast<int64_t>(i);
+            dynascope::writeScaleTrace(out, o);
+            out.close();
+            if (!out)
+                ok = false;
+        }
+    };
+    {
+        unsigned n = std::max(1u,
+            std::min<unsigned>(
+                std::thread::hardware_concurrency(), static_cast<unsigned>(paths.size())));
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < n; ++t)
+            pool.emplace_back(work);
+        work();
+    }
+    if (!ok) {
+        std::fprintf(stderr, "dynascope-bench: cannot write the traces into %s\n", dir.c_str());
+        return false;
+    }
+    std::ofstream(stampPath) << stamp;
+    std::fprintf(stderr, "dynascope-bench: wrote %zu file(s) in %.1f s\n", paths.size(),
+        seconds(Clock::now() - t0));
+    return true;
+}
+
+// memchr over each file mapped the way InputBuffer maps it (MAP_PRIVATE, MADV_SEQUENTIAL).
+uint64_t scanOnce(const std::vector<std::string>& paths)
+{
+    uint64_t lines = 0;
+    for (const auto& p : paths) {
+        int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat st { };
+        fstat(fd, &st);
+        size_t len = static_cast<size_t>(st.st_size);
+        void* map = len ? mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+        ::close(fd);
+        if (map == MAP_FAILED)
+            continue;
+        madvise(map, len, MADV_SEQUENTIAL | MADV_WILLNEED);
+        const char* d = static_cast<const char*>(map);
+        const char* end = d + len;
+        while (const void* nl = std::memchr(d, '\n', static_cast<size_t>(end - d))) {
+            ++lines;
+            d = static_cast<const char*>(nl) + 1;
+        }
+        munmap(map, len);
+    }
+    return lines;
+}
+
+double heapBytes()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 mi = mallinfo2();
+    return static_cast<double>(mi.uordblks) + static_cast<double>(mi.hblkhd);
+#else
+    return 0;
+#endif
+}
+
+double peakRssMb()
+{
+    struct rusage ru { };
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) / 1024.0; // KiB on Linux
+}
+
+std::string selfDir()
+{
+    std::error_code ec;
+    fs::path p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(".") : p.parent_path().string();
+}
+
+// Wall time of the app from exec to exit, in milliseconds; nullopt when it fails.
+std::optional<double> runApp(const std::vector<std::string>& argv)
+{
+    std::vector<char*> args;
+    for (const auto& s : argv)
+        args.push_back(const_cast<char*>(s.c_str()));
+    args.push_back(nullptr);
+    std::vector<std::string> envStore;
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, "QT_QPA_PLATFORM=", 16) != 0)
+            envStore.emplace_back(*e);
+    envStore.emplace_back("QT_QPA_PLATFORM=offscreen");
+    std::vector<char*> env;
+    for (auto& s : envStore)
+        env.push_back(s.data());
+    env.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    auto t0 = Clock::now();
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), env.data());
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return std::nullopt;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double ms = seconds(Clock::now() - t0) * 1000;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return std::nullopt;
+    return ms;
+}
+
+// The app has no option that prints its own start-up timing, so these are wall times of
+// `dynascope --screenshot OUT.png` (start page) and `dynascope --example --screenshot OUT.png`:
+// process start to the window painted into a PNG, written, and the process gone. They include
+// PNG encoding and exit, so they overstate what a user waits for.
+std::pair<std::optional<double>, std::optional<double>> measureApp(
+    const std::string& app, const fs::path& dir, int runs)
+{
+    if (app.empty() || access(app.c_str(), X_OK) != 0)
+        return {};
+    const std::string png = (dir / "bench-app.png").string();
+    auto series = [&](std::vector<std::string> argv) -> std::optional<double> {
+        if (!runApp(argv)) // warm-up (and a check that it works)
+            return std::nullopt;
+        std::vector<double> ms;
+        for (int i = 0; i < runs; ++i)
+            if (auto t = runApp(argv))
+                ms.push_back(*t);
+        if (ms.empty())
+            return std::nullopt;
+        return median(ms);
+    };
+    auto first = series({ app, "--screenshot", png });
+    auto example = series({ app, "--example", "--screenshot", png });
+    std::error_code ec;
+    fs::remove(png, ec);
+    return { first, example };
+}
+
+std::string num(std::optional<double> v, int decimals)
+{
+    if (!v || !std::isfinite(*v))
+        return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+    return buf;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int rc = 0;
+    auto parsed = parse(argc, argv, rc);
+    if (!parsed)
+        return rc;
+    const Args a = *parsed;
+
+    fs::path dir;
+    bool temporary = a.keep.empty();
+    if (temporary) {
+        std::string tmpl = (fs::temp_directory_path() / "dynascope-bench-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) {
+            std::perror("dynascope-bench: mkdtemp");
+            return 2;
+        }
+        dir = tmpl;
+    } else {
+        dir = a.keep;
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+    }
+    const auto paths = tracePaths(dir, a.ranks);
+    if (!generate(a, dir, paths))
+        return 2;
+    uint64_t bytes = 0;
+    for (const auto& p : paths)
+        bytes += fs::file_size(p);
+
+    // Warm-up: the page cache, the allocator, the code.
+    scanOnce(paths);
+    {
+        auto warm = dynascope::load(paths);
+        if (!warm.trace || !warm.errors.empty()) {
+            std::fprintf(stderr, "dynascope-bench: the synthetic trace does not load\n");
+            return 2;
+        }
+        if (!warm.trace->diagnostics.empty())
+            std::fprintf(stderr, "dynascope-bench: warning: %zu diagnostics, the first: %s\n",
+                warm.trace->diagnostics.size(), warm.trace->diagnostics.front().format().c_str());
+    }
+
+    std::vector<double> scan;
+    for (int i = 0; i < a.runs; ++i) {
+        auto t0 = Clock::now();
+        volatile uint64_t lines = scanOnce(paths);
+        (void)lines;
+        scan.push_back(seconds(Clock::now() - t0));
+    }
+
+    malloc_trim(0);
+    const double heapBefore = heapBytes();
+    auto kept = dynascope::load(paths);
+    const double heapAfter = heapBytes();
+    std::shared_ptr<const dynascope::Trace> trace = kept.trace;
+
+    auto loadSeries = [&](unsigned threads) {
+        std::vector<double> v;
+        dynascope::LoadOptions o;
+        o.threads = threads;
+        for (int i = 0; i < a.runs; ++i) {
+            auto t0 = Clock::now();
+            auto r = dynascope::load(paths, o);
+            v.push_back(seconds(Clock::now() - t0));
+        }
+        return median(v);
+    };
+    const double load = loadSeries(0);
+    const double serial = loadSeries(1);
+    const double scanS = median(scan);
+
+    std::optional<double> renderMedian, renderP95, hoverMedian;
+#ifdef DYNASCOPE_BENCH_UI
+    if (a.ui) {
+        auto r = dynascope::bench::measureTimeline(trace, a.spans, argc, argv);
+        renderMedian = r.renderMsMedian;
+        renderP95 = r.renderMsP95;
+        hoverMedian = r.hoverMsMedian;
+        if (r.renderMsMedian)
+            std::fprintf(stderr,
+                "dynascope-bench: timeline: %llu spans over %llu compiles, %d frames, %d hovers\n",
+                static_cast<unsigned long long>(r.spans),
+                static_cast<unsigned long long>(r.compiles), r.frames, r.hovers);
+        else
+            std::fprintf(stderr, "dynascope-bench: timeline figures null: %s\n",
+                "the timeline widget (ui/timeline/timelineview.h) was not built in");
+    }
+#endif
+    const double peakRss = peakRssMb();
+
+    std::optional<double> firstPaint, exampleShown;
+    if (a.appTimes) {
+        std::string app = a.app.empty() ? selfDir() + "/dynascope" : a.app;
+        auto [f, e] = measureApp(app, dir, 3);
+        firstPaint = f;
+        exampleShown = e;
+        if (f || e)
+            std::fprintf(stderr,
+                "dynascope-bench: app times are wall times of `dynascope --screenshot` runs "
+                "(the app has no timing option)\n");
+    }
+
+    const double heapMb = (heapAfter - heapBefore) / (1024.0 * 1024.0);
+    std::printf("{\"bytes\": %llu, \"records\": %llu, \"compiles\": %llu, \"scan_s\": %s, "
+                "\"load_s\": %s, \"load_over_scan\": %s, \"parallel_load_s\": %s, "
+                "\"serial_load_s\": %s, \"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
+                "\"render_ms_median\": %s, \"render_ms_p95\": %s, \"hover_ms_median\": %s, "
+                "\"app_first_paint_ms\": %s, \"example_shown_ms\": %s}\n",
+        static_cast<unsigned long long>(bytes),
+        static_cast<unsigned long long>(trace ? trace->records.size() : 0),
+        static_cast<unsigned long long>(trace ? trace->compileCount() : 0), num(scanS, 4).c_str(),
+        num(load, 4).c_str(), num(scanS > 0 ? load / scanS : std::optional<double>(), 2).c_str(),
+        num(load, 4).c_str(), num(serial, 4).c_str(), num(heapMb, 1).c_str(),
+        num(peakRss, 1).c_str(), num(renderMedian, 2).c_str(), num(renderP95, 2).c_str(),
+        num(hoverMedian, 2).c_str(), num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str());
+    std::fflush(stdout);
+
+    trace.reset();
+    kept = {};
+    if (temporary) {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    return 0;
+}

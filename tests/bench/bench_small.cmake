@@ -1,0 +1,24 @@
+# Runs dynascope-bench at a small size (two rank files, 16 MB in all) and checks that it prints one
+# complete JSON line: every field present, sizes and load times positive. Timings are not judged.
+execute_process(COMMAND ${BENCH} --size 16M --ranks 2 --runs 2 --spans 200000
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+message(STATUS "${err}")
+message(STATUS "${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dynascope-bench exited ${rc}")
+endif()
+string(STRIP "${out}" line)
+foreach(key bytes records compiles scan_s load_s load_over_scan parallel_load_s serial_load_s
+            heap_mb_after_load peak_rss_mb render_ms_median render_ms_p95 hover_ms_median
+            app_first_paint_ms example_shown_ms)
+  string(JSON value ERROR_VARIABLE jerr GET "${line}" ${key})
+  if(jerr)
+    message(FATAL_ERROR "no \"${key}\" in the output: ${jerr}")
+  endif()
+endforeach()
+foreach(key bytes records compiles load_s serial_load_s scan_s)
+  string(JSON value GET "${line}" ${key})
+  if(NOT value GREATER 0)
+    message(FATAL_ERROR "\"${key}\" is ${value}, expected a positive number")
+  endif()
+endforeach()
