@@ -564,13 +564,8 @@ void TimelineView::paintRows(QPainter& p)
                 fill = fill.lighter(115);
             const bool isSelected = s.compile == selected;
             p.fillRect(sr, fill);
-            if (isSelected && lane) {
-                p.setPen(QPen(pal.color(QPalette::Text), 2));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(sr.adjusted(0, 0, 0, 0));
-            } else if (isSelected) {
+            if (isSelected && !lane)
                 p.fillRect(QRect(sr.left(), sr.bottom(), sr.width(), 1), pal.color(QPalette::Text));
-            }
             const QFont& f2 = lane ? font() : small;
             const QFontMetrics& m2 = lane ? fm : fmSmall;
             if (sr.width() > m2.horizontalAdvance(label) + 6) {
@@ -586,6 +581,22 @@ void TimelineView::paintRows(QPainter& p)
                 p.drawText(
                     sr, Qt::AlignCenter, m2.elidedText(label, Qt::ElideRight, sr.width() - 2));
             }
+        }
+    }
+    // The selected compile is outlined from its own times, so it shows even inside a folded block.
+    const int lane = selected != kNone ? m_layout.laneOf(selected) : -1;
+    if (lane >= 0) {
+        const Row& row = rows[static_cast<size_t>(lane)];
+        const Compile& c = m_trace->compiles[selected];
+        const int y = lanes.top() + row.y - top;
+        const double a = std::max(-4.0, timeToX(m_view, w, c.startUs));
+        const double b = std::min(w + 4, timeToX(m_view, w, c.endUs));
+        if (b >= 0 && a <= w) {
+            const int xa = x0 + static_cast<int>(std::floor(a));
+            const int xb = std::max(xa + 3, x0 + static_cast<int>(std::ceil(b)));
+            p.setPen(QPen(pal.color(QPalette::Text), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRect(QPoint(xa, y + 2), QPoint(xb, y + row.height - 3)));
         }
     }
     p.restore();
