@@ -35,7 +35,9 @@ dpkg-query -W -f='${Package} ${Version} ${Status}\n' dynascope
 echo "== running the installed programs"
 command -v dynascope dynascope-cli
 dynascope-cli --version
-dynascope --version
+# No display here: dynascope creates its QApplication before it parses --version (app/gui/main.cpp),
+# so even --version needs a platform plugin.
+QT_QPA_PLATFORM=offscreen dynascope --version
 dynascope-cli summary /usr/share/dynascope/examples/example.log | head -3
 QT_QPA_PLATFORM=offscreen dynascope --example --screenshot /tmp/shot.png --size 800x600
 ls -l /tmp/shot.png
@@ -44,4 +46,6 @@ ls /usr/share/applications/dynascope.desktop /usr/share/metainfo/*.metainfo.xml 
   /usr/share/man/man1/dynascope*.1.gz
 # The dpkg triggers of shared-mime-info compiled our types into the system database.
 grep dedicated_log_torch_trace /usr/share/mime/globs2
+echo "== the package's dependencies, as apt resolved them"
+dpkg-query -W -f='Depends: ${Depends}\nRecommends: ${Recommends}\n' dynascope | fold -s -w 100
 echo "deb-install-check: OK"

@@ -219,7 +219,8 @@ elseif(CHECK STREQUAL "mime")
       endif()
     endforeach()
     # The desktop entry offers the app for exactly these types.
-    file(STRINGS ${share}/applications/dynascope.desktop mime_line REGEX "^MimeType=")
+    file(READ ${share}/applications/dynascope.desktop desktop)
+    string(REGEX MATCH "\nMimeType=[^\n]*" mime_line "${desktop}")
     foreach(t application/x-torch-trace application/x-zstd-compressed-torch-trace
               application/x-gzip-compressed-torch-trace)
       string(FIND "${mime_line}" "${t};" at)

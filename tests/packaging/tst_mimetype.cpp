@@ -74,7 +74,9 @@ private Q_SLOTS:
             << true;
         QTest::newRow("other glog line")
             << QByteArray("I0314 10:41:02.000000 4242 main.cc:12] started\n") << false;
-        QTest::newRow("plain text") << QByteArray("Very nice text about torch/_dynamo\n") << false;
+        QTest::newRow("V and torch/_ but no glog time")
+            << QByteArray("Very nice text about torch/_dynamo\n") << false;
+        QTest::newRow("plain text") << QByteArray("hello\n") << false;
     }
     void byContent()
     {
