@@ -1,10 +1,18 @@
-// dynascope-cli: summaries (and later reports and exports) of TORCH_TRACE logs, from the same
-// core as the app. Exit status: 0 success, 1 usage error, 2 an input could not be read.
+// dynascope-cli: summaries, compile reports and exports of TORCH_TRACE logs, from the same core
+// as the app. Exit status: 0 success, 1 usage error, 2 an input could not be read (or the output
+// could not be written).
+#include "core/export/chrome_trace.h"
+#include "core/export/trace_subset.h"
 #include "core/load/loader.h"
+#include "core/report/report_render.h"
 #include "core/writer/summary_json.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,12 +26,27 @@ Commands:
       or .zst/.gz). --json prints the JSON document described in README.md.
       --latest takes only the newest trace file of a folder; --no-verify skips the payload
       MD5 check.
+  report [--format md|html|json] [-o FILE] [--latest] [--no-verify] PATH...
+      Compile report: an evidence table, per-frame counts and time by phase, distinct graph
+      breaks, recompile reasons grouped by guard with the values that changed, failures and
+      diagnostics. Markdown on stdout by default; the format follows -o's extension (.md,
+      .html, .json) unless --format says otherwise. The HTML page stands alone.
+  export chrome [--latest] [--no-phases] -o OUT.json PATH...
+      Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
+      compile with its phases, instants for graph breaks, recompiles, failures and cache events.
+  export subset --compiles ID[,ID...] [--redact] [--latest] -o OUT.log PATH...
+      A TORCH_TRACE file with only the selected compiles' records (and the string-table entries
+      they use). IDs: [0/1], 0/1, or #INDEX (position in the trace; needed when ids repeat).
+      --redact drops payloads (chromium events kept) and replaces file paths and function
+      names with placeholders (/redacted/file1.py, fn1).
+      -o - writes to stdout; an output that is one of the inputs is refused.
 
 Options:
   -h, --help      Show this help
   --version       Show the version
 
-Exit status: 0 on success, 1 on a usage error, 2 when an input cannot be read.
+Exit status: 0 on success, 1 on a usage error (an unknown compile id included), 2 when an input
+cannot be read or the output cannot be written.
 Diagnostics go to stderr as file:line: message.
 )";
 
@@ -75,6 +98,203 @@ int summary(const std::vector<std::string>& args)
     return 0;
 }
 
+// Loads the inputs; prints diagnostics to stderr. Returns nullopt (exit 2) when an input cannot
+// be read.
+std::optional<dynascope::LoadResult> loadInputs(
+    const std::vector<std::string>& paths, const dynascope::LoadOptions& options)
+{
+    auto result = dynascope::load(paths, options);
+    if (!result.errors.empty() || !result.trace) {
+        for (const auto& e : result.errors)
+            std::cerr << e.format() << "\n";
+        return std::nullopt;
+    }
+    for (const auto& d : result.trace->diagnostics)
+        std::cerr << d.format() << "\n";
+    return result;
+}
+
+// Whether `output` names one of the trace's input files (an existing file, compared by identity).
+bool isInput(const std::string& output, const dynascope::Trace& trace)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(output, ec))
+        return false;
+    for (const auto& f : trace.files) {
+        std::error_code ec2;
+        if (fs::equivalent(output, f.path, ec2) && !ec2)
+            return true;
+    }
+    return false;
+}
+
+// Writes data to `output` ("-" or "" = stdout). Returns the exit status.
+int writeOutput(const std::string& output, const std::string& data)
+{
+    if (output.empty() || output == "-") {
+        std::fwrite(data.data(), 1, data.size(), stdout);
+        return std::fflush(stdout) == 0 ? 0 : 2;
+    }
+    std::ofstream out(output, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        std::cerr << "dynascope-cli: " << output << ": cannot open for writing\n";
+        return 2;
+    }
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    out.close();
+    if (!out) {
+        std::cerr << "dynascope-cli: " << output << ": write failed\n";
+        return 2;
+    }
+    return 0;
+}
+
+// Takes the value of an option given as "-o VALUE", "-oVALUE" or "--output=VALUE".
+bool optionValue(const std::vector<std::string>& args, size_t& i, const std::string& shortName,
+    const std::string& longName, std::string& value, bool& missing)
+{
+    const std::string& a = args[i];
+    missing = false;
+    if (a == shortName || a == longName) {
+        if (i + 1 >= args.size()) {
+            missing = true;
+            return true;
+        }
+        value = args[++i];
+        return true;
+    }
+    if (!longName.empty() && a.starts_with(longName + "=")) {
+        value = a.substr(longName.size() + 1);
+        return true;
+    }
+    if (!shortName.empty() && shortName.size() == 2 && a.starts_with(shortName) && a.size() > 2
+        && a[1] != '-') {
+        value = a.substr(2);
+        return true;
+    }
+    return false;
+}
+
+int report(const std::vector<std::string>& args)
+{
+    dynascope::LoadOptions options;
+    dynascope::ReportOptions reportOptions;
+    std::optional<dynascope::ReportFormat> format;
+    std::string output;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string value;
+        bool missing = false;
+        if (optionValue(args, i, "", "--format", value, missing)) {
+            if (missing)
+                return usageError("--format needs a value (md, html or json)");
+            format = dynascope::parseReportFormat(value);
+            if (!format)
+                return usageError("unknown report format '" + value + "' (md, html or json)");
+        } else if (optionValue(args, i, "-o", "--output", value, missing)) {
+            if (missing || value.empty())
+                return usageError("-o needs a file name");
+            output = value;
+        } else if (a == "--latest")
+            options.newestOnly = true;
+        else if (a == "--no-verify")
+            reportOptions.verifyPayloads = false;
+        else if (a.starts_with("-") && a != "-")
+            return usageError("unknown option '" + a + "' for report");
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usageError("report needs at least one PATH");
+    if (!format) {
+        format = dynascope::ReportFormat::Markdown;
+        std::string ext = std::filesystem::path(output).extension().string();
+        if (ext == ".html" || ext == ".htm")
+            format = dynascope::ReportFormat::Html;
+        else if (ext == ".json")
+            format = dynascope::ReportFormat::Json;
+    }
+    auto loaded = loadInputs(paths, options);
+    if (!loaded)
+        return 2;
+    if (!output.empty() && output != "-" && isInput(output, *loaded->trace))
+        return usageError("refusing to overwrite the input file '" + output + "'");
+    auto rep = dynascope::buildReport(*loaded->trace, reportOptions);
+    return writeOutput(output, dynascope::renderReport(rep, *format));
+}
+
+int exportCommand(const std::vector<std::string>& allArgs)
+{
+    if (allArgs.empty())
+        return usageError("export needs a kind: chrome or subset");
+    const std::string kind = allArgs.front();
+    if (kind != "chrome" && kind != "subset")
+        return usageError("unknown export kind '" + kind + "' (chrome or subset)");
+    std::vector<std::string> args(allArgs.begin() + 1, allArgs.end());
+    dynascope::LoadOptions options;
+    std::string output, compiles;
+    bool haveCompiles = false, redact = false, phases = true;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string value;
+        bool missing = false;
+        if (optionValue(args, i, "-o", "--output", value, missing)) {
+            if (missing || value.empty())
+                return usageError("-o needs a file name");
+            output = value;
+        } else if (kind == "subset" && optionValue(args, i, "", "--compiles", value, missing)) {
+            if (missing)
+                return usageError("--compiles needs a list of compile ids");
+            compiles += (compiles.empty() ? "" : ",") + value;
+            haveCompiles = true;
+        } else if (kind == "subset" && a == "--redact")
+            redact = true;
+        else if (kind == "chrome" && a == "--no-phases")
+            phases = false;
+        else if (a == "--latest")
+            options.newestOnly = true;
+        else if (a.starts_with("-") && a != "-")
+            return usageError("unknown option '" + a + "' for export " + kind);
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usageError("export " + kind + " needs at least one PATH");
+    if (output.empty())
+        return usageError("export " + kind + " needs -o OUT (or -o - for stdout)");
+    if (kind == "subset" && !haveCompiles)
+        return usageError("export subset needs --compiles ID[,ID...]");
+    auto loaded = loadInputs(paths, options);
+    if (!loaded)
+        return 2;
+    const dynascope::Trace& trace = *loaded->trace;
+    if (output != "-" && isInput(output, trace))
+        return usageError("refusing to overwrite the input file '" + output + "'");
+    std::ostringstream out;
+    if (kind == "chrome") {
+        dynascope::ChromeTraceOptions chromeOptions;
+        chromeOptions.phases = phases;
+        dynascope::writeChromeTrace(trace, out, chromeOptions);
+    } else {
+        auto selection = dynascope::selectCompiles(trace, compiles);
+        if (!selection.error.empty())
+            return usageError(selection.error);
+        dynascope::SubsetOptions subsetOptions;
+        subsetOptions.compiles = selection.compiles;
+        subsetOptions.redact = redact;
+        auto result = dynascope::writeSubset(trace, subsetOptions, out);
+        if (!result.error.empty())
+            return usageError(result.error);
+        if (result.skipped)
+            std::cerr << "dynascope-cli: left out " << result.skipped
+                      << " record(s) whose header JSON does not parse (cannot be redacted)\n";
+    }
+    return writeOutput(output, out.str());
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -94,5 +314,9 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     if (cmd == "summary")
         return summary(args);
+    if (cmd == "report")
+        return report(args);
+    if (cmd == "export")
+        return exportCommand(args);
     return usageError("unknown command '" + cmd + "'");
 }

@@ -1,0 +1,218 @@
+#include "core/export/chrome_trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace dynascope {
+
+using nlohmann::ordered_json;
+
+namespace {
+std::string where(const std::string& file, int64_t line)
+{
+    return file + ":" + std::to_string(line);
+}
+
+class EventWriter {
+public:
+    explicit EventWriter(std::ostream& out)
+        : m_out(out)
+    {
+        m_out << "{\"traceEvents\": [\n";
+    }
+    void add(const ordered_json& ev)
+    {
+        m_out << (m_first ? "" : ",\n")
+              << ev.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        m_first = false;
+    }
+    void finish() { m_out << "\n], \"displayTimeUnit\": \"ms\"}\n"; }
+
+private:
+    std::ostream& m_out;
+    bool m_first = true;
+};
+
+// Epoch microseconds of a record from its glog prefix (local time, no year: the loader recovered
+// the year and zone of each file), or 0.
+double glogUs(const Trace& t, uint32_t record)
+{
+    const Record& r = t.records[record];
+    if (r.glogMs == kNone || r.glogDate == 0)
+        return 0;
+    unsigned month = r.glogDate / 32, day = r.glogDate % 32;
+    if (month < 1 || month > 12 || day < 1)
+        return 0;
+    const TraceFile& f = t.files[t.fileOf(record)];
+    // days_from_civil (H. Hinnant).
+    int y = f.year - (month <= 2 ? 1 : 0);
+    int era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = static_cast<unsigned>(y - era * 400);
+    unsigned doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    double days = static_cast<double>(era) * 146097.0 + static_cast<double>(doe) - 719468.0;
+    return (days * 86400000.0 + r.glogMs - f.tzOffsetMinutes * 60000.0) * 1000.0;
+}
+
+// A time for an event of compile c logged by `record`: its glog time when it falls inside the
+// compile, else `fallback`.
+double eventTime(const Trace& t, const Compile& c, uint32_t record, double fallback)
+{
+    if (record == kNone)
+        return fallback;
+    double us = glogUs(t, record);
+    if (us > 0 && us >= c.startUs - 1000 && us <= c.endUs + 1000)
+        return std::clamp(us, c.startUs, std::max(c.startUs, c.endUs));
+    return fallback;
+}
+} // namespace
+
+int64_t chromePid(const Trace& t, uint32_t file)
+{
+    const auto& rank = t.files[file].rank;
+    if (!rank)
+        return 1000 + file;
+    for (uint32_t i = 0; i < t.files.size(); ++i)
+        if (i != file && t.files[i].rank == rank)
+            return 1000 + file;
+    return *rank;
+}
+
+void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOptions& options)
+{
+    EventWriter w(out);
+    // Metadata: process and thread names, sorted by rank and frame order.
+    for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
+        const TraceFile& f = t.files[fi];
+        int64_t pid = chromePid(t, fi);
+        std::string name = f.rank ? "rank " + std::to_string(*f.rank) : "process";
+        if (pid != (f.rank ? *f.rank : -1)) {
+            std::string base = f.path.substr(f.path.find_last_of("/\\") + 1);
+            name += " (" + base + ")";
+        }
+        w.add({ { "name", "process_name" }, { "ph", "M" }, { "pid", pid }, { "tid", 0 },
+            { "args", { { "name", name } } } });
+        w.add({ { "name", "process_sort_index" }, { "ph", "M" }, { "pid", pid }, { "tid", 0 },
+            { "args", { { "sort_index", fi } } } });
+    }
+    for (const Frame& fr : t.frames) {
+        int64_t pid = chromePid(t, fr.file);
+        std::string name = fr.coName + " " + where(fr.coFilename, fr.coFirstLineno);
+        w.add({ { "name", "thread_name" }, { "ph", "M" }, { "pid", pid }, { "tid", fr.index },
+            { "args", { { "name", name } } } });
+        w.add({ { "name", "thread_sort_index" }, { "ph", "M" }, { "pid", pid }, { "tid", fr.index },
+            { "args", { { "sort_index", fr.index } } } });
+    }
+
+    double lastEnd = 0;
+    for (const Compile& c : t.compiles) {
+        int64_t pid = chromePid(t, c.file);
+        uint32_t tid = c.frame == kNone ? 0 : c.frame;
+        // A compile with no time at all is placed at the end of the previous one, zero long.
+        bool timed = c.timeSource != TimeSource::None && c.startUs > 0;
+        double start = timed ? c.startUs : lastEnd;
+        double dur = timed ? c.durationUs() : 0;
+        if (timed)
+            lastEnd = std::max(lastEnd, c.endUs);
+        std::string id = c.id.display();
+
+        ordered_json args;
+        args["compile_id"] = id;
+        args["index"] = c.index;
+        args["status"] = toString(c.status);
+        args["co_name"] = c.coName;
+        args["file:line"] = where(c.coFilename, c.coFirstLineno);
+        args["time_source"] = toString(c.timeSource);
+        ordered_json reasons = ordered_json::array();
+        for (const auto& r : c.recompileReasons)
+            reasons.push_back(r.text);
+        args["recompile_reasons"] = std::move(reasons);
+        ordered_json breaks = ordered_json::array();
+        for (const auto& gb : c.graphBreaks)
+            breaks.push_back(gb.reason.substr(0, gb.reason.find('\n'))
+                + (gb.file.empty() ? "" : " (" + where(gb.file, gb.line) + ")"));
+        args["graph_break_reasons"] = std::move(breaks);
+        args["failure"] = c.failure ? ordered_json(c.failure->type + ": " + c.failure->reason)
+                                    : ordered_json(nullptr);
+        if (c.guardCount)
+            args["guard_count"] = *c.guardCount;
+        ordered_json ev;
+        ev["name"] = id + " " + c.coName;
+        ev["cat"] = "compile";
+        ev["ph"] = "X";
+        ev["ts"] = start;
+        ev["dur"] = dur;
+        ev["pid"] = pid;
+        ev["tid"] = tid;
+        ev["cname"] = c.status == CompileStatus::Error ? "terrible"
+            : c.status == CompileStatus::GraphBreak    ? "bad"
+            : c.isRecompile()                          ? "yellow"
+                                                       : "good";
+        ev["args"] = std::move(args);
+        w.add(ev);
+
+        if (options.phases) {
+            for (const PhaseSpan& p : c.phases) {
+                ordered_json pe;
+                pe["name"] = p.name;
+                pe["cat"] = p.category.empty() ? std::string("phase") : p.category;
+                pe["ph"] = "X";
+                pe["ts"] = p.startUs;
+                pe["dur"] = std::max(0.0, p.endUs - p.startUs);
+                pe["pid"] = pid;
+                pe["tid"] = tid;
+                ordered_json pa;
+                pa["compile_id"] = id;
+                if (p.openEnd)
+                    pa["open_end"] = true;
+                if (p.openStart)
+                    pa["open_start"] = true;
+                pe["args"] = std::move(pa);
+                w.add(pe);
+            }
+        }
+
+        auto instant = [&](const std::string& name, const char* cat, double ts, ordered_json a) {
+            a["compile_id"] = id;
+            w.add({ { "name", name }, { "cat", cat }, { "ph", "i" }, { "s", "t" }, { "ts", ts },
+                { "pid", pid }, { "tid", tid }, { "args", std::move(a) } });
+        };
+        if (c.isRecompile() && c.startRecord != kNone) {
+            ordered_json a;
+            a["reasons"] = ordered_json::array();
+            for (const auto& r : c.recompileReasons)
+                a["reasons"].push_back(r.text);
+            instant("recompile " + id, "recompile", start, std::move(a));
+        }
+        for (const auto& gb : c.graphBreaks) {
+            ordered_json a;
+            a["reason"] = gb.reason;
+            a["file:line"] = where(gb.file, gb.line);
+            if (gb.resumeCompile != kNone)
+                a["resume_compile"] = t.compiles[gb.resumeCompile].id.display();
+            instant("graph break", "graph_break", eventTime(t, c, gb.record, start + dur),
+                std::move(a));
+        }
+        if (c.failure) {
+            ordered_json a;
+            a["type"] = c.failure->type;
+            a["reason"] = c.failure->reason;
+            a["file:line"] = where(c.failure->file, c.failure->line);
+            instant("failure: " + c.failure->type, "failure", start + dur, std::move(a));
+        }
+        for (const auto& ce : c.cacheEvents) {
+            const char* kind = ce.kind == CacheKind::Hit ? "hit"
+                : ce.kind == CacheKind::Miss             ? "miss"
+                                                         : "bypass";
+            ordered_json a;
+            a["cache"] = ce.cache;
+            double ts = ce.tsUs > 0 ? ce.tsUs : start + dur;
+            instant(ce.cache + " " + kind, "cache", ts, std::move(a));
+        }
+    }
+    w.finish();
+}
+
+} // namespace dynascope
