@@ -85,7 +85,6 @@ std::shared_ptr<Trace> replicate(const Trace& src, uint64_t minSpans)
         for (const auto& c : src.compiles) {
             Compile cc = c;
             cc.metricsJson.clear();
-            cc.metricsJson.shrink_to_fit();
             cc.records.clear();
             cc.records.shrink_to_fit();
             cc.shapeEvents.clear();

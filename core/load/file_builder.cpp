@@ -119,6 +119,8 @@ private:
     uint32_t m_open = kNone;
     Envelope m_env;
     bool m_envOk = false;
+    const char* m_jsonBase = nullptr; // the header JSON as parsed (buffer or m_paddedCopy)
+    uint64_t m_jsonOffset = 0; // where that JSON is in the buffer
 
     std::map<IdKey, KeyState> m_keys;
     KeyState m_anyKey; // id-less chromium events
@@ -193,6 +195,8 @@ void Builder::header(const Line& line)
         m_paddedCopy.append(InputBuffer::kPadding, '\0');
         json = std::string_view(m_paddedCopy.data(), json.size());
     }
+    m_jsonBase = json.data();
+    m_jsonOffset = line.offset + prefix->jsonOffset;
     std::string error;
     m_envOk = m_envelopeParser.parse(json, m_env, error);
     uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
@@ -387,9 +391,17 @@ void Builder::process(uint32_t idx)
         if (parseMeta() && !meta.get_array().get(arr) && arr.size() >= 2) {
             std::string_view path;
             int64_t index = -1;
-            if (!arr.at(0).get_string().get(path) && !arr.at(1).get_int64().get(index) && index >= 0
-                && index < (1 << 24)) {
-                auto& strings = file().strings;
+            auto& strings = file().strings;
+            // Indices are dense from 0 (each defined before first use): one far past the end is
+            // not a string table entry, and growing the table to it let a 40-byte line allocate
+            // 512 MB (tst_hostile::stringTableIndicesOutOfRange).
+            const bool entry = !arr.at(0).get_string().get(path)
+                && !arr.at(1).get_int64().get(index) && index >= 0;
+            if (entry && index > static_cast<int64_t>(strings.size()) + 65536) {
+                diag(Severity::Warning, DiagnosticCode::Other, rec.line,
+                    "string-table index " + std::to_string(index) + " is far past the table's "
+                        + std::to_string(strings.size()) + " entries; ignored");
+            } else if (entry) {
                 if (strings.size() <= static_cast<size_t>(index))
                     strings.resize(static_cast<size_t>(index) + 1);
                 strings[static_cast<size_t>(index)] = std::string(path);
@@ -471,7 +483,9 @@ void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
     Compile& comp = m_trace->compiles[c];
     comp.metricsRecord = idx;
     m_finished[c] = true;
-    comp.metricsJson = std::string(m_env.metadata);
+    comp.metricsJson = BufferText(m_in.buffer,
+        m_jsonOffset + static_cast<uint64_t>(m_env.metadata.data() - m_jsonBase),
+        static_cast<uint32_t>(m_env.metadata.size()));
     if (auto s = json::str(m, "co_name"))
         comp.coName = std::string(*s);
     if (auto s = json::str(m, "co_filename"))
@@ -884,14 +898,19 @@ void Builder::linkRecompiles()
     auto& t = *m_trace;
     for (auto& comp : t.compiles) {
         if (comp.guardsRecord != kNone) {
-            std::string text = t.payload(comp.guardsRecord);
+            // Parsed when first looked at; recompile linking below parses the few it needs.
             bool cpp = t.kindNames[t.records[comp.guardsRecord].kind] == "dynamo_cpp_guards_str";
-            comp.guards = std::make_shared<const GuardTree>(
-                cpp ? GuardTree::parseCpp(text) : GuardTree::parseJsonList(text));
+            comp.guards = LazyGuardTree::fromRecord(m_in.buffer, t.records[comp.guardsRecord], cpp);
         }
         if (comp.failure && !m_errorText[comp.index].empty())
             comp.failure->traceback = std::move(m_errorText[comp.index]);
     }
+    // Guard trees of the earlier compiles that reasons name, parsed once here and not kept.
+    std::unordered_map<uint32_t, std::shared_ptr<const GuardTree>> trees;
+    std::vector<std::string> keys;
+    keys.reserve(t.compiles.size());
+    for (const auto& comp : t.compiles)
+        keys.push_back(comp.id.key());
     for (auto& comp : t.compiles) {
         auto texts = std::move(m_reasonTexts[comp.index]);
         if (texts.empty() && !comp.recompileReasonMetric.empty())
@@ -905,15 +924,19 @@ void Builder::linkRecompiles()
                 r.earlierKey = prev.key();
             }
             for (uint32_t i = comp.index; i-- > 0;) {
-                if (t.compiles[i].id.key() == r.earlierKey) {
+                if (keys[i] == r.earlierKey) {
                     r.earlierCompile = i;
                     break;
                 }
             }
-            if (r.earlierCompile != kNone && t.compiles[r.earlierCompile].guards)
-                r.guardNode = matchGuard(r, *t.compiles[r.earlierCompile].guards);
-            if (r.source.empty() && r.guardNode >= 0)
-                r.source = t.compiles[r.earlierCompile].guards->sourceOf(r.guardNode);
+            if (r.earlierCompile != kNone && t.compiles[r.earlierCompile].guards) {
+                auto& tree = trees[r.earlierCompile];
+                if (!tree)
+                    tree = t.compiles[r.earlierCompile].guards.parseTransient();
+                r.guardNode = matchGuard(r, *tree);
+                if (r.source.empty() && r.guardNode >= 0)
+                    r.source = tree->sourceOf(r.guardNode);
+            }
             comp.recompileReasons.push_back(std::move(r));
         }
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 namespace dynascope {
@@ -95,22 +96,98 @@ std::string decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank
 }
 } // namespace
 
-std::string Trace::payload(uint32_t record) const
+namespace {
+// The payload text of a record of `buffer` (see Trace::payload).
+std::string recordPayload(const InputBuffer& buffer, const Record& r)
 {
-    const Record& r = records[record];
     if (r.payloadLength == 0)
         return {};
-    const TraceFile& f = files[fileOf(record)];
-    std::string_view bytes(f.buffer->data() + r.payloadOffset(), r.payloadLength);
+    std::string_view bytes(buffer.data() + r.payloadOffset(), r.payloadLength);
     bool sawBlank = false;
     std::string text = decodePayload(bytes, false, sawBlank);
     if (sawBlank && r.hasPayload()) {
         // Prefer the reading that matches the declared hash.
         std::string kept = decodePayload(bytes, true, sawBlank);
-        if (header(record).find(md5Hex(kept)) != std::string_view::npos)
+        std::string_view header(buffer.data() + r.offset, r.headerLength);
+        if (header.find(md5Hex(kept)) != std::string_view::npos)
             return kept;
     }
     return text;
+}
+} // namespace
+
+std::string Trace::payload(uint32_t record) const
+{
+    return recordPayload(*files[fileOf(record)].buffer, records[record]);
+}
+
+BufferText::BufferText(std::shared_ptr<const InputBuffer> buffer, uint64_t offset, uint32_t length)
+    : m_buffer(std::move(buffer))
+    , m_offset(offset)
+    , m_length(length)
+{
+}
+
+std::string_view BufferText::view() const
+{
+    return m_buffer ? std::string_view(m_buffer->data() + m_offset, m_length) : std::string_view();
+}
+
+struct LazyGuardTree::State {
+    std::once_flag once;
+    std::atomic<bool> parsed { false }; // set once `tree` holds the parse
+    std::shared_ptr<const GuardTree> tree;
+    std::shared_ptr<const InputBuffer> buffer;
+    Record record;
+    bool cppForm = true;
+
+    std::shared_ptr<const GuardTree> parse() const
+    {
+        std::string text = recordPayload(*buffer, record);
+        return std::make_shared<const GuardTree>(
+            cppForm ? GuardTree::parseCpp(text) : GuardTree::parseJsonList(text));
+    }
+};
+
+LazyGuardTree::LazyGuardTree(std::shared_ptr<const GuardTree> parsed)
+{
+    if (!parsed)
+        return;
+    m_state = std::make_shared<State>();
+    m_state->tree = std::move(parsed);
+    std::call_once(m_state->once, [this] { m_state->parsed.store(true); });
+}
+
+LazyGuardTree LazyGuardTree::fromRecord(
+    std::shared_ptr<const InputBuffer> buffer, const Record& record, bool cppForm)
+{
+    LazyGuardTree t;
+    t.m_state = std::make_shared<State>();
+    t.m_state->buffer = std::move(buffer);
+    t.m_state->record = record;
+    t.m_state->cppForm = cppForm;
+    return t;
+}
+
+const GuardTree* LazyGuardTree::get() const
+{
+    if (!m_state)
+        return nullptr;
+    State& s = *m_state;
+    std::call_once(s.once, [&s] {
+        s.tree = s.parse();
+        s.parsed.store(true, std::memory_order_release);
+    });
+    return s.tree.get();
+}
+
+std::shared_ptr<const GuardTree> LazyGuardTree::parseTransient() const
+{
+    if (!m_state)
+        return nullptr;
+    if (m_state->parsed.load(std::memory_order_acquire))
+        return m_state->tree;
+    return m_state->parse();
 }
 
 namespace {

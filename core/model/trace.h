@@ -46,6 +46,52 @@ enum RecordFlags : uint16_t {
     kCrlf = 8, // the header line ends with CR LF
 };
 
+// Text that stays in the file's buffer (no copy): a view that keeps the buffer alive. It reads
+// like the std::string it replaced: empty(), size(), and conversions to std::string_view and
+// (copying) to std::string.
+class BufferText {
+public:
+    BufferText() = default;
+    BufferText(std::shared_ptr<const InputBuffer> buffer, uint64_t offset, uint32_t length);
+    std::string_view view() const;
+    bool empty() const { return m_length == 0; }
+    size_t size() const { return m_length; }
+    operator std::string_view() const { return view(); }
+    operator std::string() const { return std::string(view()); }
+    void clear() { *this = {}; }
+
+private:
+    std::shared_ptr<const InputBuffer> m_buffer;
+    uint64_t m_offset = 0;
+    uint32_t m_length = 0;
+};
+
+// A compile's guard tree, parsed from its guards record the first time something looks at it:
+// trees reach hundreds of KB of text and most are never shown. It reads like the
+// std::shared_ptr<const GuardTree> it replaced (`if (c.guards)`, `c.guards->nodes`,
+// `*c.guards`); copies share one parse, and the first use from several threads parses once.
+class LazyGuardTree {
+public:
+    LazyGuardTree() = default;
+    LazyGuardTree(std::shared_ptr<const GuardTree> parsed);
+    // The tree of `record` (a dynamo_cpp_guards_str record when cppForm, else dynamo_guards).
+    static LazyGuardTree fromRecord(
+        std::shared_ptr<const InputBuffer> buffer, const Record& record, bool cppForm);
+
+    explicit operator bool() const { return m_state != nullptr; }
+    const GuardTree* get() const; // parses on first use; null when the compile logged none
+    const GuardTree& operator*() const { return *get(); }
+    const GuardTree* operator->() const { return get(); }
+    // The parsed tree if some use already parsed it, else a fresh parse that is not kept (for
+    // one-off passes such as the loader's recompile linking).
+    std::shared_ptr<const GuardTree> parseTransient() const;
+    void reset() { m_state.reset(); }
+
+private:
+    struct State;
+    std::shared_ptr<State> m_state;
+};
+
 struct StackFrame {
     int64_t line = 0;
     std::string name;
@@ -164,14 +210,14 @@ struct Compile {
     std::optional<Failure> failure;
     std::vector<CacheEvent> cacheEvents;
     std::vector<ShapeEvent> shapeEvents;
-    std::shared_ptr<const GuardTree> guards; // null when the compile logged none
+    LazyGuardTree guards; // false when the compile logged none
 
     // Selected metrics (absent = not logged).
     std::optional<int64_t> guardCount, graphOpCount, graphNodeCount, cacheSize, shapeEnvGuardCount,
         numGraphBreaks;
     std::vector<std::string> restartReasons;
     std::string recompileReasonMetric; // compilation_metrics.recompile_reason (2025+)
-    std::string metricsJson; // the compilation_metrics object as logged (for the inspector)
+    BufferText metricsJson; // the compilation_metrics object as logged (for the inspector)
 
     double durationUs() const { return endUs > startUs ? endUs - startUs : 0; }
     bool isRecompile() const { return id.frameCompile && *id.frameCompile > 0; }
