@@ -3,13 +3,22 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace dynascope {
 
 using nlohmann::ordered_json;
 
 namespace {
+// Integer microseconds: exact, and written without an exponent.
+int64_t us(double v)
+{
+    return static_cast<int64_t>(std::llround(v));
+}
+
 std::string where(const std::string& file, int64_t line)
 {
     return file + ":" + std::to_string(line);
@@ -62,22 +71,43 @@ double eventTime(const Trace& t, const Compile& c, uint32_t record, double fallb
 {
     if (record == kNone)
         return fallback;
-    double us = glogUs(t, record);
-    if (us > 0 && us >= c.startUs - 1000 && us <= c.endUs + 1000)
-        return std::clamp(us, c.startUs, std::max(c.startUs, c.endUs));
+    double logged = glogUs(t, record);
+    if (logged > 0 && logged >= c.startUs - 1000 && logged <= c.endUs + 1000)
+        return std::clamp(logged, c.startUs, std::max(c.startUs, c.endUs));
     return fallback;
 }
 } // namespace
 
 int64_t chromePid(const Trace& t, uint32_t file)
 {
-    const auto& rank = t.files[file].rank;
-    if (!rank)
-        return 1000 + file;
+    // Ranks that exactly one file has keep their number; the other files take the smallest
+    // numbers no such rank uses, in file order.
+    auto uniqueRank = [&](uint32_t f) -> std::optional<int64_t> {
+        const auto& rank = t.files[f].rank;
+        if (!rank || *rank < 0)
+            return std::nullopt;
+        for (uint32_t i = 0; i < t.files.size(); ++i)
+            if (i != f && t.files[i].rank == rank)
+                return std::nullopt;
+        return rank;
+    };
+    if (auto r = uniqueRank(file))
+        return *r;
+    std::vector<int64_t> taken;
     for (uint32_t i = 0; i < t.files.size(); ++i)
-        if (i != file && t.files[i].rank == rank)
-            return 1000 + file;
-    return *rank;
+        if (auto r = uniqueRank(i))
+            taken.push_back(*r);
+    int64_t next = 0;
+    for (uint32_t i = 0; i <= file; ++i) {
+        if (uniqueRank(i))
+            continue;
+        while (std::find(taken.begin(), taken.end(), next) != taken.end())
+            ++next;
+        if (i == file)
+            return next;
+        ++next;
+    }
+    return next;
 }
 
 void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOptions& options)
@@ -87,11 +117,10 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
     for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
         const TraceFile& f = t.files[fi];
         int64_t pid = chromePid(t, fi);
-        std::string name = f.rank ? "rank " + std::to_string(*f.rank) : "process";
-        if (pid != (f.rank ? *f.rank : -1)) {
-            std::string base = f.path.substr(f.path.find_last_of("/\\") + 1);
-            name += " (" + base + ")";
-        }
+        std::string base = f.path.substr(f.path.find_last_of("/\\") + 1);
+        std::string name = f.rank ? "rank " + std::to_string(*f.rank) : base;
+        if (f.rank && pid != *f.rank)
+            name += " (" + base + ")"; // two files say the same rank
         w.add({ { "name", "process_name" }, { "ph", "M" }, { "pid", pid }, { "tid", 0 },
             { "args", { { "name", name } } } });
         w.add({ { "name", "process_sort_index" }, { "ph", "M" }, { "pid", pid }, { "tid", 0 },
@@ -142,8 +171,8 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
         ev["name"] = id + " " + c.coName;
         ev["cat"] = "compile";
         ev["ph"] = "X";
-        ev["ts"] = start;
-        ev["dur"] = dur;
+        ev["ts"] = us(start);
+        ev["dur"] = us(dur);
         ev["pid"] = pid;
         ev["tid"] = tid;
         ev["cname"] = c.status == CompileStatus::Error ? "terrible"
@@ -159,8 +188,8 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
                 pe["name"] = p.name;
                 pe["cat"] = p.category.empty() ? std::string("phase") : p.category;
                 pe["ph"] = "X";
-                pe["ts"] = p.startUs;
-                pe["dur"] = std::max(0.0, p.endUs - p.startUs);
+                pe["ts"] = us(p.startUs);
+                pe["dur"] = std::max<int64_t>(0, us(p.endUs) - us(p.startUs));
                 pe["pid"] = pid;
                 pe["tid"] = tid;
                 ordered_json pa;
@@ -176,7 +205,7 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
 
         auto instant = [&](const std::string& name, const char* cat, double ts, ordered_json a) {
             a["compile_id"] = id;
-            w.add({ { "name", name }, { "cat", cat }, { "ph", "i" }, { "s", "t" }, { "ts", ts },
+            w.add({ { "name", name }, { "cat", cat }, { "ph", "i" }, { "s", "t" }, { "ts", us(ts) },
                 { "pid", pid }, { "tid", tid }, { "args", std::move(a) } });
         };
         if (c.isRecompile() && c.startRecord != kNone) {

@@ -254,11 +254,6 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
         for (auto& p : prepared)
             if (p.json)
                 learnStrings(*p.json, redactor);
-        for (auto& p : prepared)
-            if (p.json && t.kindName(p.record) == "chromium_event") {
-                if (auto pj = parseJson(t.payload(p.record)))
-                    learnStrings(*pj, redactor);
-            }
     }
 
     std::map<int64_t, int64_t> newIndex; // original string index -> written index
@@ -315,8 +310,25 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
             prefix = redactor.redactPaths(prefix);
             redactJson(j, redactor);
             changed = true;
-            if (payload && t.kindName(p.record) == "chromium_event" && parseJson(*payload)) {
-                ordered_json pj = *parseJson(*payload);
+            std::optional<ordered_json> event;
+            if (payload && t.kindName(p.record) == "chromium_event")
+                event = parseJson(*payload);
+            if (event && event->is_object()) {
+                // Timing only: the args of chromium events carry anything PyTorch attached
+                // (cache key components with graph code, a copy of the metrics), so only the
+                // compile id stays.
+                ordered_json pj = ordered_json::object();
+                for (auto& [k, v] : event->items()) {
+                    if (k == "args") {
+                        ordered_json args = ordered_json::object();
+                        if (v.is_object() && v.contains("compile_id"))
+                            args["compile_id"] = v["compile_id"];
+                        pj["args"] = v.is_null() ? ordered_json(nullptr) : std::move(args);
+                    } else if (k == "name" || k == "ph" || k == "ts" || k == "dur" || k == "cat"
+                        || k == "tid" || k == "pid" || k == "s" || k == "id") {
+                        pj[k] = v;
+                    }
+                }
                 redactJson(pj, redactor);
                 payload = dumpPython(pj);
                 if (j.contains("has_payload"))

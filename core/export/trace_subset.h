@@ -10,7 +10,8 @@
 // declared has_payload MD5: a payload that did not match its hash in the input still does not.
 //
 // With redact: payloads are dropped and has_payload removed, except chromium_event payloads,
-// which carry only timing and are kept with their strings redacted and a recomputed MD5; file
+// which are cut down to their timing (name, ph, ts, dur, cat, pid, tid and args.compile_id; the
+// other args can hold graph code or a metrics copy) with a recomputed MD5; file
 // paths and function names become placeholders (redactor.h) everywhere, in stacks, metrics
 // (co_name, co_filename, fail_reason ...), reasons and the glog prefix.
 #pragma once

@@ -147,6 +147,14 @@ struct Report {
 
 Report buildReport(const Trace& trace, const ReportOptions& options = {});
 
+// The frames, most total compile time first (ties keep trace order): how the Markdown and HTML
+// reports list them. Report::frames itself stays in trace order.
+std::vector<const FrameEntry*> framesByCompileTime(const Report& report);
+
+// The common folder of the report's files when there are several in one folder ("" otherwise):
+// headers name the folder once instead of every path.
+std::string commonFolder(const Report& report);
+
 // "[0/1]" plus " (rank N)" when the trace has several ranks.
 std::string compileLabel(const CompileRef& c, bool withRank);
 

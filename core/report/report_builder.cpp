@@ -14,6 +14,32 @@ std::optional<double> CacheCounts::hitRate() const
     return static_cast<double>(hits) / static_cast<double>(hits + misses);
 }
 
+std::vector<const FrameEntry*> framesByCompileTime(const Report& report)
+{
+    std::vector<const FrameEntry*> frames;
+    for (const auto& f : report.frames)
+        frames.push_back(&f);
+    std::stable_sort(frames.begin(), frames.end(), [](const FrameEntry* a, const FrameEntry* b) {
+        return a->evidence.totalCompileUs > b->evidence.totalCompileUs;
+    });
+    return frames;
+}
+
+std::string commonFolder(const Report& report)
+{
+    if (report.files.size() < 2)
+        return {};
+    auto folderOf = [](const std::string& p) {
+        size_t slash = p.find_last_of('/');
+        return slash == std::string::npos ? std::string() : p.substr(0, slash + 1);
+    };
+    std::string folder = folderOf(report.files[0].path);
+    for (const auto& f : report.files)
+        if (folderOf(f.path) != folder)
+            return {};
+    return folder;
+}
+
 std::string compileLabel(const CompileRef& c, bool withRank)
 {
     std::string s = c.id;

@@ -241,11 +241,15 @@ std::string reportHtml(const Report& rep)
         << esc(rep.generator) << "\">\n<title>torch.compile report: " << esc(title)
         << "</title>\n<style>" << kCss << "</style>\n</head>\n<body>\n<main>\n";
     out << "<header>\n<h1>torch.compile report</h1>\n<p class=\"meta\">";
-    for (size_t i = 0; i < rep.files.size(); ++i) {
-        const auto& f = rep.files[i];
-        out << (i ? " · " : "") << "<code>" << esc(f.path) << "</code>";
-        if (f.rank)
-            out << " (rank " << *f.rank << ")";
+    if (std::string folder = commonFolder(rep); !folder.empty()) {
+        out << rep.files.size() << " files in <code>" << esc(folder) << "</code>";
+    } else {
+        for (size_t i = 0; i < rep.files.size(); ++i) {
+            const auto& f = rep.files[i];
+            out << (i ? " · " : "") << "<code>" << esc(f.path) << "</code>";
+            if (f.rank)
+                out << " (rank " << *f.rank << ")";
+        }
     }
     out << "</p>\n<nav><a href=\"#evidence\">Evidence</a><a href=\"#frames\">Frames</a>"
            "<a href=\"#graph-breaks\">Graph breaks</a><a href=\"#recompiles\">Recompiles</a>"
@@ -297,7 +301,8 @@ std::string reportHtml(const Report& rep)
                "class=\"num\">Failures</th><th class=\"num\">First compile</th><th "
                "class=\"num\">Total</th><th>Time by phase</th><th class=\"num\">Cache</th><th "
                "class=\"num\">Guards</th></tr></thead><tbody>\n";
-        for (const auto& f : rep.frames) {
+        for (const FrameEntry* fp : framesByCompileTime(rep)) {
+            const FrameEntry& f = *fp;
             const Evidence& e = f.evidence;
             out << "<tr>";
             if (ranks)
@@ -318,7 +323,8 @@ std::string reportHtml(const Report& rep)
                 << (f.guardCount ? std::to_string(*f.guardCount) : "–") << "</td></tr>\n";
         }
         out << "</tbody></table>\n";
-        out << "<p class=\"muted\">Time by phase: each moment of a compile goes to the innermost "
+        out << "<p class=\"muted\">Frames by total compile time. Time by phase: each moment of a "
+               "compile goes to the innermost "
                "chromium span covering it, grouped by compiler layer; the parts add up to the "
                "compile time.</p>\n";
     }
