@@ -1,26 +1,65 @@
-// InspectorView: the selected compile in words (id, status, where, when, why it recompiled, graph
-// breaks, failure, metrics). Plain text only: every string in it comes from the trace.
+// InspectorView: the selected compile in tabs: Summary (facts, phase times, metrics), Why (the
+// reason in sentences, every fact a link), Guards (guard tree, the failed guard highlighted;
+// shape guards), Source (the user's file at the line, or the lines the trace carries), Artifacts
+// (graphs, code, JSON) and Raw (one record as in the file, with its MD5 check). The tabs talk
+// through here: a link in one opens another. Everything is plain text: it comes from the trace.
 #pragma once
 
 #include "core/model/trace.h"
 
-#include <QPlainTextEdit>
+#include <QWidget>
 
 #include <memory>
 
+class QTabWidget;
+
 namespace dynascope::ui {
 
-class InspectorView : public QPlainTextEdit {
+class ArtifactsTab;
+class CompileSelection;
+class GuardsTab;
+class RawView;
+class SourceTab;
+class SummaryTab;
+class WhyView;
+
+class InspectorView : public QWidget {
     Q_OBJECT
 public:
-    explicit InspectorView(QWidget* parent = nullptr);
+    enum Tab { SummaryIndex, WhyIndex, GuardsIndex, SourceIndex, ArtifactsIndex, RawIndex };
+
+    // Follows `selection`; links that name a compile select it there.
+    explicit InspectorView(CompileSelection* selection, QWidget* parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace);
     void showCompile(uint32_t compile);
+    uint32_t compile() const { return m_compile; }
+
+    // The whole compile in words as plain text (the Summary and Why facts in one piece).
+    QString toPlainText() const;
+
+    QTabWidget* tabs() const { return m_tabs; }
+    void showTab(Tab tab);
+    SummaryTab* summaryTab() const { return m_summary; }
+    WhyView* whyView() const { return m_why; }
+    GuardsTab* guardsTab() const { return m_guards; }
+    SourceTab* sourceTab() const { return m_source; }
+    ArtifactsTab* artifactsTab() const { return m_artifacts; }
+    RawView* rawView() const { return m_raw; }
 
 private:
-    void showHint();
+    void openSource(const QString& file, qint64 line);
+
+    CompileSelection* m_selection;
     std::shared_ptr<const Trace> m_trace;
+    uint32_t m_compile = kNone;
+    QTabWidget* m_tabs;
+    SummaryTab* m_summary;
+    WhyView* m_why;
+    GuardsTab* m_guards;
+    SourceTab* m_source;
+    ArtifactsTab* m_artifacts;
+    RawView* m_raw;
 };
 
 } // namespace dynascope::ui

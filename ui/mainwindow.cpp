@@ -8,6 +8,7 @@
 #include "ui/mainactions.h"
 #include "ui/models/format.h"
 #include "ui/recentfiles.h"
+#include "ui/stacktrie/stacktriedock.h"
 #include "ui/startpage.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/traceloadcontroller.h"
@@ -56,7 +57,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_startPage->setExampleAvailable(!exampleTracePath().isEmpty());
     m_startPage->setRecentFiles(m_recent->paths());
 
-    m_inspector = new InspectorView(this);
+    m_inspector = new InspectorView(m_selection, this); // follows the selection itself
     m_centre = new QSplitter(Qt::Vertical, this);
     m_centre->setObjectName(QStringLiteral("centreSplitter"));
     m_centre->setChildrenCollapsible(false);
@@ -104,13 +105,21 @@ void MainWindow::createDocks()
 
     m_actions->addDockToggle(compilesDock);
     m_actions->addDockToggle(m_diagnostics);
+    auto* stackTrie = new StackTrieDock(m_selection, this);
+    addDockWidget(Qt::LeftDockWidgetArea, stackTrie);
+    tabifyDockWidget(compilesDock, stackTrie);
+    m_actions->addDockToggle(stackTrie);
+    connect(this, &MainWindow::loadFinished, stackTrie, [this, stackTrie, compilesDock] {
+        stackTrie->setTrace(m_trace);
+        if (!stackTrie->property("dynascopeRaised").toBool()) // Compiles in front the first time
+            compilesDock->raise();
+        stackTrie->setProperty("dynascopeRaised", true);
+    });
     connect(m_actions->focusFilter, &QAction::triggered, this, [this, compilesDock] {
         compilesDock->show();
         m_browser->filterEdit()->setFocus();
         m_browser->filterEdit()->selectAll();
     });
-    connect(
-        m_selection, &CompileSelection::currentChanged, m_inspector, &InspectorView::showCompile);
 }
 
 void MainWindow::createStatusBar()

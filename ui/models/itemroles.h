@@ -13,6 +13,9 @@ enum ItemRole {
     FileIndexRole, // int: Trace::files index
     FrameIndexRole, // int: Trace::frames index, -1 when none
     DiagnosticSeverityRole, // int: dynascope::Severity
+    GuardNodeRole, // int: GuardTree::nodes index
+    RecordRole, // int: Trace::records index, -1 when none
+    HighlightRole, // bool: the row is the one to look at (failed guard, selected line)
 };
 
 } // namespace dynascope::ui

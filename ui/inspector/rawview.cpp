@@ -1,0 +1,89 @@
+#include "ui/inspector/rawview.h"
+
+#include "ui/inspector/codeviewer.h"
+#include "ui/models/format.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+namespace dynascope::ui {
+
+RawView::RawView(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("rawView"));
+    m_info = new QLabel;
+    m_info->setObjectName(QStringLiteral("rawInfo"));
+    m_info->setTextFormat(Qt::PlainText);
+    m_info->setWordWrap(true);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_viewer = new CodeViewer;
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addWidget(m_info);
+    layout->addWidget(m_viewer, 1);
+}
+
+void RawView::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    showRecord(kNone);
+}
+
+QString RawView::infoText() const
+{
+    return m_info->text();
+}
+
+QString RawView::rawText(const Trace& t, uint32_t r)
+{
+    if (r >= t.records.size())
+        return {};
+    const std::string_view h = t.header(r);
+    QString out = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size()));
+    if (t.records[r].payloadLength > 0 || t.records[r].hasPayload()) {
+        const QStringList lines = qs(t.payload(r)).split(QLatin1Char('\n'));
+        for (const QString& l : lines)
+            out += QStringLiteral("\n\t") + l;
+    }
+    return out;
+}
+
+void RawView::showRecord(uint32_t r)
+{
+    m_record = r;
+    if (!m_trace || r >= m_trace->records.size()) {
+        m_info->setText(m_trace ? tr("Select an artifact, or click “raw record” in the Why tab, to "
+                                     "see the record as the trace file has it.")
+                                : QString());
+        m_viewer->clear();
+        return;
+    }
+    const Trace& t = *m_trace;
+    const Record& rec = t.records[r];
+    const uint32_t f = t.fileOf(r);
+    const QString file = f < t.files.size() ? qs(t.files[f].path) : QString();
+    QString hash;
+    if (!(rec.flags & kHasPayloadHash))
+        hash = tr("no payload hash declared");
+    else if (t.payloadHashMatches(r))
+        hash = tr("MD5 ✓ the payload matches its has_payload hash");
+    else
+        hash = tr("MD5 ✕ mismatch: the payload does not match its has_payload hash (the file was "
+                  "edited or damaged)");
+    QStringList notes;
+    if (rec.flags & kBadJson)
+        notes << tr("the header JSON does not parse");
+    if (rec.flags & kTruncated)
+        notes << tr("the file ends inside this record");
+    m_info->setText(file + QLatin1Char(':') + QString::number(rec.line) + QStringLiteral(" · ")
+        + qs(t.kindName(r)) + QStringLiteral(" · ")
+        + QLocale::system().formattedDataSize(
+            rec.headerLength + rec.payloadLength, 1, QLocale::DataSizeTraditionalFormat)
+        + QStringLiteral(" · ") + hash
+        + (notes.isEmpty() ? QString() : QStringLiteral(" · ") + notes.join(QStringLiteral(", "))));
+    m_viewer->setContent(rawText(t, r), PayloadLanguage::Plain);
+}
+
+} // namespace dynascope::ui

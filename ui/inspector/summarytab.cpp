@@ -1,0 +1,247 @@
+#include "ui/inspector/summarytab.h"
+
+#include "ui/models/format.h"
+#include "ui/models/metricsmodel.h"
+#include "ui/models/statusstyle.h"
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace dynascope::ui {
+
+SummaryTab::SummaryTab(QWidget* parent)
+    : QWidget(parent)
+    , m_facts(new QWidget)
+    , m_form(new QFormLayout(m_facts))
+    , m_metrics(new MetricsModel(this))
+    , m_metricsProxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QStringLiteral("summaryTab"));
+    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_facts);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    m_metricsProxy->setSourceModel(m_metrics);
+    m_metricsProxy->setRecursiveFilteringEnabled(true);
+    m_metricsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_metricsProxy->setFilterKeyColumn(-1);
+    m_metricsView = new QTreeView;
+    m_metricsView->setObjectName(QStringLiteral("metricsView"));
+    m_metricsView->setModel(m_metricsProxy);
+    m_metricsView->setUniformRowHeights(true);
+    m_metricsView->setAlternatingRowColors(true);
+    m_metricsView->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_metricsView->header()->resizeSection(0, 260);
+    m_metricsFilter = new QLineEdit;
+    m_metricsFilter->setPlaceholderText(tr("Filter metrics"));
+    m_metricsFilter->setClearButtonEnabled(true);
+    connect(m_metricsFilter, &QLineEdit::textChanged, this, [this](const QString& s) {
+        m_metricsProxy->setFilterFixedString(s);
+        if (!s.isEmpty())
+            m_metricsView->expandAll();
+    });
+    auto* right = new QWidget;
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->addWidget(m_metricsFilter);
+    rl->addWidget(m_metricsView, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+}
+
+void SummaryTab::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    showCompile(kNone);
+}
+
+std::vector<std::pair<std::string, double>> SummaryTab::phaseTotals(const Compile& c)
+{
+    std::vector<std::pair<std::string, double>> out;
+    std::map<std::string, size_t> at;
+    for (const PhaseSpan& p : c.phases) {
+        const double d = p.endUs > p.startUs ? p.endUs - p.startUs : 0;
+        auto [it, inserted] = at.emplace(p.name, out.size());
+        if (inserted)
+            out.emplace_back(p.name, d);
+        else
+            out[it->second].second += d;
+    }
+    return out;
+}
+
+void SummaryTab::addRow(const QString& label, const QString& value, bool mono)
+{
+    if (value.isEmpty())
+        return;
+    auto* v = new QLabel(value);
+    v->setTextFormat(Qt::PlainText);
+    v->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    v->setWordWrap(!mono);
+    if (mono)
+        v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* l = new QLabel(label);
+    l->setTextFormat(Qt::PlainText);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    m_form->addRow(l, v);
+}
+
+QString SummaryTab::factsText() const
+{
+    QString out;
+    for (int r = 0; r < m_form->rowCount(); ++r) {
+        auto* l = qobject_cast<QLabel*>(m_form->itemAt(r, QFormLayout::LabelRole)
+                ? m_form->itemAt(r, QFormLayout::LabelRole)->widget()
+                : nullptr);
+        QLayoutItem* fi = m_form->itemAt(r, QFormLayout::FieldRole);
+        QLabel* v = fi ? qobject_cast<QLabel*>(fi->widget()) : nullptr;
+        if (!v && fi && fi->widget())
+            v = fi->widget()->findChild<QLabel*>();
+        out += (l ? l->text() : QString()) + QStringLiteral(": ") + (v ? v->text() : QString())
+            + QLatin1Char('\n');
+    }
+    return out;
+}
+
+void SummaryTab::showCompile(uint32_t ci)
+{
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    if (!m_trace || ci >= m_trace->compiles.size()) {
+        m_metrics->setMetricsJson({});
+        return;
+    }
+    const Trace& t = *m_trace;
+    const Compile& c = t.compiles[ci];
+    const int tz = c.file < t.files.size() ? t.files[c.file].tzOffsetMinutes : 0;
+
+    addRow(tr("Compile"), qs(c.id.display()) + (c.isRecompile() ? tr("  ↻ recompile") : QString()),
+        true);
+    addRow(tr("Status"), statusStyle(c.status).label());
+    addRow(tr("Function"), compileFunction(c), true);
+    const QString file = compileFile(c);
+    if (!file.isEmpty()) {
+        // The path, and a button that opens it in the Source tab.
+        auto* w = new QWidget;
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        auto* v = new QLabel(file + QLatin1Char(':') + QString::number(compileLine(c)));
+        v->setTextFormat(Qt::PlainText);
+        v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        v->setWordWrap(true);
+        v->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        auto* open = new QToolButton;
+        open->setText(tr("Show source"));
+        open->setAutoRaise(true);
+        const qint64 line = compileLine(c);
+        connect(open, &QToolButton::clicked, this,
+            [this, file, line] { Q_EMIT sourceRequested(file, line); });
+        h->addWidget(v, 1);
+        h->addWidget(open);
+        auto* l = new QLabel(tr("File"));
+        l->setForegroundRole(QPalette::PlaceholderText);
+        m_form->addRow(l, w);
+    }
+    if (c.file < t.files.size()) {
+        const TraceFile& f = t.files[c.file];
+        if (f.rank)
+            addRow(tr("Rank"), QString::number(*f.rank));
+        addRow(tr("Trace"),
+            qs(f.path) + QStringLiteral(":")
+                + QString::number(
+                    c.startRecord < t.records.size() ? t.records[c.startRecord].line : 0));
+    }
+    if (c.timeSource != TimeSource::None) {
+        addRow(tr("Started"), formatDateTime(c.startUs, tz));
+        addRow(tr("Duration"), formatDuration(c.durationUs()));
+    }
+    if (c.attempts.size() > 1)
+        addRow(tr("Attempts"), QString::number(c.attempts.size()));
+
+    // Phase times: summed per phase name, longest first.
+    auto phases = phaseTotals(c);
+    std::stable_sort(phases.begin(), phases.end(),
+        [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (!phases.empty()) {
+        int width = 0;
+        for (const auto& p : phases)
+            width = std::max(width, static_cast<int>(p.first.size()));
+        width = std::min(width, 40);
+        QStringList lines;
+        for (const auto& p : phases)
+            lines << qs(p.first).leftJustified(width) + QStringLiteral("  ")
+                    + formatDuration(p.second).rightJustified(9);
+        addRow(tr("Phases"), lines.join(QLatin1Char('\n')), true);
+    }
+
+    if (c.guardCount)
+        addRow(tr("Guards"), QString::number(*c.guardCount));
+    else if (c.guards && c.guards.get())
+        addRow(tr("Guards"), QString::number(c.guards->guardCount()));
+    QStringList graph;
+    if (c.graphOpCount)
+        graph << plural(static_cast<uint64_t>(*c.graphOpCount), tr("op"), tr("ops"));
+    if (c.graphNodeCount)
+        graph << plural(static_cast<uint64_t>(*c.graphNodeCount), tr("node"), tr("nodes"));
+    addRow(tr("Graph"), graph.join(QStringLiteral(", ")));
+    if (c.cacheSize)
+        addRow(tr("Cache size"),
+            plural(static_cast<uint64_t>(*c.cacheSize), tr("entry"), tr("entries"))
+                + tr(" in the frame's cache"));
+    if (!c.cacheEvents.empty()) {
+        // Per cache: hits ▲ / misses ▼ / bypasses.
+        std::map<std::string, std::array<int, 3>> per;
+        for (const CacheEvent& e : c.cacheEvents)
+            ++per[e.cache][static_cast<size_t>(e.kind)];
+        QStringList lines;
+        for (const auto& [name, n] : per) {
+            QStringList parts;
+            if (n[0])
+                parts << tr("%1 hit ▲").arg(n[0]);
+            if (n[1])
+                parts << tr("%1 miss ▼").arg(n[1]);
+            if (n[2])
+                parts << tr("%1 bypass").arg(n[2]);
+            lines << qs(name) + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+        }
+        addRow(tr("Caches"), lines.join(QLatin1Char('\n')));
+    }
+    if (!c.graphBreaks.empty())
+        addRow(tr("Graph breaks"), QString::number(c.graphBreaks.size()));
+    if (!c.recompileReasons.empty())
+        addRow(tr("Recompile reasons"), QString::number(c.recompileReasons.size()));
+    if (!c.shapeEvents.empty())
+        addRow(tr("Shape events"), QString::number(c.shapeEvents.size()));
+    if (c.failure)
+        addRow(tr("Failure"), qs(c.failure->type));
+
+    const std::string_view mj = c.metricsJson;
+    m_metrics->setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())));
+    m_metricsProxy->setFilterFixedString(m_metricsFilter->text());
+}
+
+} // namespace dynascope::ui

@@ -1,0 +1,541 @@
+#include "ui/inspector/whyview.h"
+
+#include "core/analysis/graph_break_text.h"
+#include "ui/compileselection.h"
+#include "ui/models/format.h"
+#include "ui/models/inspectortext.h"
+#include "ui/models/statusstyle.h"
+
+#include <QFontDatabase>
+#include <QRegularExpression>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+
+namespace dynascope::ui {
+
+// Writes the Why document: runs of plain text, monospace text and links, paragraph by paragraph.
+class WhyWriter {
+public:
+    WhyWriter(WhyView& view, QTextDocument* doc)
+        : m_view(view)
+        , m_cursor(doc)
+    {
+        const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        m_mono.setFontFamilies({ fixed.family() });
+        m_mono.setFontFixedPitch(true);
+        m_bold.setFontWeight(QFont::Bold);
+        m_heading.setFontWeight(QFont::Bold);
+        m_heading.setFontPointSize(view.font().pointSizeF() * 1.15);
+        m_dim.setForeground(view.palette().color(QPalette::PlaceholderText));
+        m_link.setAnchor(true);
+        m_link.setForeground(view.palette().color(QPalette::Link));
+        m_link.setFontUnderline(true);
+    }
+
+    void text(const QString& s) { m_cursor.insertText(s, m_plain); }
+    void bold(const QString& s) { m_cursor.insertText(s, m_bold); }
+    void dim(const QString& s) { m_cursor.insertText(s, m_dim); }
+    void mono(const QString& s) { m_cursor.insertText(s, m_mono); }
+    void link(const QString& s, const QString& href, bool monospace = false)
+    {
+        QTextCharFormat f = monospace ? m_mono : m_plain;
+        f.merge(m_link);
+        f.setAnchorHref(href);
+        f.setToolTip(tooltipFor(href));
+        m_cursor.insertText(s, f);
+    }
+    void heading(const QString& s)
+    {
+        if (m_cursor.position() > 0)
+            paragraph(10);
+        m_cursor.insertText(s, m_heading);
+        paragraph(2);
+    }
+    // Ends the current paragraph; the next one starts `space` px lower and `indent` levels in.
+    void paragraph(int space = 2, int indent = 0)
+    {
+        QTextBlockFormat b;
+        b.setTopMargin(space);
+        b.setIndent(indent);
+        m_cursor.insertBlock(b, m_plain);
+    }
+    void setIndent(int indent)
+    {
+        QTextBlockFormat b = m_cursor.blockFormat();
+        b.setIndent(indent);
+        m_cursor.setBlockFormat(b);
+    }
+
+    void compileLink(uint32_t ci)
+    {
+        const Trace& t = *m_view.m_trace;
+        if (ci >= t.compiles.size())
+            return;
+        link(qs(t.compiles[ci].id.display()), QStringLiteral("compile:%1").arg(ci), true);
+    }
+    void sourceLink(const std::string& file, int64_t line, const QString& label = {})
+    {
+        if (file.empty()) {
+            text(label);
+            return;
+        }
+        m_view.m_locations.push_back({ qs(file), line });
+        link(label.isEmpty() ? fileLine(file, line) : label,
+            QStringLiteral("source:%1").arg(m_view.m_locations.size() - 1), true);
+    }
+    void recordLink(uint32_t record, const QString& label)
+    {
+        if (record == kNone)
+            return;
+        link(label, QStringLiteral("record:%1").arg(record));
+    }
+    // Multi-line text as indented paragraphs.
+    void lines(const QString& s, int indent, bool monospace = false)
+    {
+        const QStringList ls = s.split(QLatin1Char('\n'));
+        for (const QString& l : ls) {
+            paragraph(0, indent);
+            monospace ? mono(l) : text(l);
+        }
+    }
+
+private:
+    QString tooltipFor(const QString& href) const
+    {
+        if (href.startsWith(QLatin1String("compile:")))
+            return WhyView::tr("Select this compile");
+        if (href.startsWith(QLatin1String("guard:")))
+            return WhyView::tr("Show this guard in the Guards tab");
+        if (href.startsWith(QLatin1String("source:")))
+            return WhyView::tr("Open this line in the Source tab");
+        if (href.startsWith(QLatin1String("record:")))
+            return WhyView::tr("Show the raw record in the Raw tab");
+        return {};
+    }
+
+    WhyView& m_view;
+    QTextCursor m_cursor;
+    QTextCharFormat m_plain, m_mono, m_bold, m_heading, m_dim, m_link;
+};
+
+namespace {
+// "file.py:12 in fn" (a guard's "where") -> file, line.
+bool splitWhere(const std::string& where, std::string* file, int64_t* line)
+{
+    std::string head = where.substr(0, where.find(" in "));
+    const auto colon = head.rfind(':');
+    if (colon == std::string::npos || colon + 1 >= head.size())
+        return false;
+    int64_t n = 0;
+    for (char c : head.substr(colon + 1)) {
+        if (c < '0' || c > '9')
+            return false;
+        n = n * 10 + (c - '0');
+    }
+    *file = head.substr(0, colon);
+    *line = n;
+    return true;
+}
+
+// A Python traceback with every `File "...", line N, in fn` line a link.
+void writeTraceback(WhyWriter& w, const std::string& traceback, int indent)
+{
+    static const QRegularExpression frameRe(
+        QStringLiteral("^(\\s*)File \"(.+)\", line (\\d+)(.*)$"));
+    const QStringList lines = qs(traceback).split(QLatin1Char('\n'));
+    for (const QString& l : lines) {
+        w.paragraph(0, indent);
+        const auto m = frameRe.match(l);
+        if (m.hasMatch()) {
+            w.mono(m.captured(1) + QStringLiteral("File \""));
+            w.sourceLink(m.captured(2).toStdString(), m.captured(3).toLongLong(), m.captured(2));
+            w.mono(QStringLiteral("\", line ") + m.captured(3) + m.captured(4));
+        } else {
+            w.mono(l);
+        }
+    }
+}
+} // namespace
+
+WhyView::WhyView(CompileSelection* selection, QWidget* parent)
+    : QTextBrowser(parent)
+    , m_selection(selection)
+{
+    setObjectName(QStringLiteral("whyView"));
+    setOpenLinks(false);
+    setOpenExternalLinks(false);
+    setFrameShape(QFrame::NoFrame);
+    setUndoRedoEnabled(false);
+    setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(this, &QTextBrowser::anchorClicked, this,
+        [this](const QUrl& url) { activate(url.toString()); });
+}
+
+void WhyView::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_compile = kNone;
+    showCompile(kNone);
+}
+
+QList<WhyView::Link> WhyView::links() const
+{
+    QList<Link> out;
+    for (QTextBlock b = document()->begin(); b.isValid(); b = b.next()) {
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            if (f.isValid() && f.charFormat().isAnchor())
+                out.push_back({ f.text(), f.charFormat().anchorHref() });
+        }
+    }
+    return out;
+}
+
+bool WhyView::activate(const QString& href)
+{
+    if (!m_trace)
+        return false;
+    const qsizetype colon = href.indexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return false;
+    const QString scheme = href.left(colon);
+    const QStringList parts = href.mid(colon + 1).split(QLatin1Char(':'));
+    bool ok = false;
+    const qulonglong a = parts.value(0).toULongLong(&ok);
+    if (!ok)
+        return false;
+    if (scheme == QLatin1String("compile") && a < m_trace->compiles.size()) {
+        m_selection->setCurrent(static_cast<uint32_t>(a));
+        return true;
+    }
+    if (scheme == QLatin1String("guard") && a < m_trace->compiles.size() && parts.size() == 2) {
+        Q_EMIT guardRequested(static_cast<uint32_t>(a), parts[1].toInt());
+        return true;
+    }
+    if (scheme == QLatin1String("source") && a < m_locations.size()) {
+        Q_EMIT sourceRequested(m_locations[a].file, m_locations[a].line);
+        return true;
+    }
+    if (scheme == QLatin1String("record") && a < m_trace->records.size()) {
+        Q_EMIT recordRequested(static_cast<uint32_t>(a));
+        return true;
+    }
+    return false;
+}
+
+void WhyView::showCompile(uint32_t ci)
+{
+    m_compile = ci;
+    m_locations.clear();
+    document()->clear();
+    if (!m_trace || ci >= m_trace->compiles.size()) {
+        setPlaceholderText(m_trace
+                ? tr("Select a compile in the tree, the timeline or the stack trie to see why it "
+                     "compiled and what went wrong.")
+                : QString());
+        return;
+    }
+    const Trace& t = *m_trace;
+    const Compile& c = t.compiles[ci];
+    const Frame* frame = c.frame < t.frames.size() ? &t.frames[c.frame] : nullptr;
+    WhyWriter w(*this, document());
+    const StatusStyle st = statusStyle(c.status);
+
+    // Title: "[3/2] scale (train.py:25)  ↻ recompile · ✓ ok · 66 ms"
+    w.link(qs(c.id.display()), QStringLiteral("compile:%1").arg(ci), true);
+    w.text(QStringLiteral("  "));
+    w.bold(compileFunction(c));
+    const QString file = compileFile(c);
+    if (!file.isEmpty()) {
+        w.text(QStringLiteral(" ("));
+        w.sourceLink(file.toStdString(), compileLine(c));
+        w.text(QStringLiteral(")"));
+    }
+    w.text(QStringLiteral("   "));
+    if (c.isRecompile())
+        w.text(QStringLiteral("↻ recompile · "));
+    w.text(st.label());
+    if (c.timeSource != TimeSource::None)
+        w.dim(QStringLiteral(" · ") + formatDuration(c.durationUs()));
+
+    bool said = false;
+
+    // Resume frame: where it comes from.
+    if (frame && frame->breakOrigin < t.compiles.size()) {
+        const Compile& origin = t.compiles[frame->breakOrigin];
+        const GraphBreak* gb = nullptr;
+        for (const GraphBreak& g : origin.graphBreaks) {
+            if (g.resumeFrame == c.frame)
+                gb = &g;
+        }
+        w.heading(tr("Resumes after a graph break"));
+        w.text(qs(c.id.display()) + tr(" resumes after the graph break in "));
+        w.compileLink(frame->breakOrigin);
+        if (gb && !gb->file.empty()) {
+            w.text(tr(" at "));
+            w.sourceLink(gb->file, gb->line);
+        }
+        if (gb && !gb->reason.empty()) {
+            w.text(QStringLiteral(": "));
+            w.text(firstLine(gb->reason));
+        }
+        w.text(QStringLiteral("."));
+        said = true;
+    }
+
+    // Recompile: each reason, the earlier compile, the guard that failed.
+    if (c.isRecompile() || !c.recompileReasons.empty()) {
+        w.heading(tr("↻ Why it recompiled"));
+        const size_t n = c.recompileReasons.size();
+        size_t earlier = 0;
+        if (frame) {
+            for (uint32_t other : frame->compiles)
+                earlier += other < ci ? 1 : 0;
+        }
+        if (n > 0 && earlier > 0) {
+            w.text(tr("The call did not match the frame's %1 (a guard failed), so Dynamo "
+                      "compiled again:")
+                       .arg(earlier == 1
+                               ? tr("earlier compile")
+                               : plural(earlier, tr("earlier compile"), tr("earlier compiles"))));
+        } else if (n > 0) {
+            w.text(tr("A guard of the frame's earlier compile failed, so Dynamo compiled again:"));
+        }
+        for (const RecompileReason& r : c.recompileReasons) {
+            w.paragraph(6, 1);
+            w.text(QStringLiteral("• "));
+            if (r.earlierCompile < t.compiles.size())
+                w.compileLink(r.earlierCompile);
+            else if (!r.earlierKey.empty())
+                w.mono(QLatin1Char('[') + qs(r.earlierKey) + QStringLiteral("] "));
+            w.text(r.earlierCompile < t.compiles.size() || !r.earlierKey.empty()
+                    ? tr(" rejected it: ")
+                    : QString());
+            w.bold(qs(r.detail.empty() ? r.text : r.detail).trimmed());
+            if ((!r.expected.empty() || !r.actual.empty())
+                && r.detail.find("expected") == std::string::npos) {
+                w.paragraph(2, 2);
+                w.text(tr("expected "));
+                w.mono(qs(r.expected));
+                w.text(tr(", actual "));
+                w.mono(qs(r.actual));
+                if (!r.mismatch.empty())
+                    w.dim(QStringLiteral("  (") + qs(r.mismatch) + QStringLiteral(" mismatch)"));
+            }
+            const GuardTree* tree = r.earlierCompile < t.compiles.size()
+                ? t.compiles[r.earlierCompile].guards.get()
+                : nullptr;
+            if (tree && r.guardNode >= 0 && static_cast<size_t>(r.guardNode) < tree->nodes.size()) {
+                const GuardNode& g = tree->nodes[static_cast<size_t>(r.guardNode)];
+                w.paragraph(2, 2);
+                w.text(tr("failed guard: "));
+                const std::string src = tree->sourceOf(r.guardNode);
+                w.link(qs(g.kind) + (src.empty() ? QString() : tr(" on ") + qs(src)),
+                    QStringLiteral("guard:%1:%2").arg(r.earlierCompile).arg(r.guardNode), true);
+                w.text(tr(" in the guards of "));
+                w.compileLink(r.earlierCompile);
+                w.paragraph(0, 3);
+                w.mono(qs(g.expr));
+                std::string wf;
+                int64_t wl = 0;
+                if (!g.where.empty()) {
+                    w.paragraph(2, 2);
+                    w.text(tr("guard made at "));
+                    if (splitWhere(g.where, &wf, &wl))
+                        w.sourceLink(wf, wl, qs(g.where));
+                    else
+                        w.mono(qs(g.where));
+                }
+                if (!g.userStack.empty()) {
+                    w.paragraph(2, 2);
+                    w.text(tr("user stack: "));
+                    w.mono(qs(g.userStack));
+                }
+            } else if (r.earlierCompile < t.compiles.size()) {
+                w.paragraph(2, 2);
+                w.dim(r.source.empty()
+                        ? tr(
+                            "(the guard that failed was not found in the earlier compile's guards)")
+                        : tr("guarded source %1 (its guard was not found in the earlier compile's "
+                             "guards)")
+                              .arg(qs(r.source)));
+            }
+            if (r.mismatch == "size") {
+                w.paragraph(2, 2);
+                w.dim(tr("Sizes change between calls: marking the dimension dynamic "
+                         "(torch._dynamo.mark_dynamic) or compiling with dynamic=True avoids one "
+                         "compile per size."));
+            }
+        }
+        if (n == 0) {
+            w.paragraph(4, 1);
+            if (!c.recompileReasonMetric.empty())
+                w.bold(qs(c.recompileReasonMetric).trimmed());
+            else
+                w.text(tr("This is a recompile of the frame, but the trace logged no reason "
+                          "(PyTorch before 2.5 does not log recompile_reasons)."));
+        }
+        said = true;
+    }
+
+    // Graph breaks: reason, user traceback, resume frame.
+    int gbNo = 0;
+    for (const GraphBreak& g : c.graphBreaks) {
+        w.heading(c.graphBreaks.size() > 1
+                ? tr("⚡ Graph break %1 of %2").arg(++gbNo).arg(c.graphBreaks.size())
+                : tr("⚡ Graph break"));
+        w.text(qs(c.id.display()) + tr(" broke the graph"));
+        if (!g.file.empty()) {
+            w.text(tr(" at "));
+            w.sourceLink(g.file, g.line);
+        }
+        QString reason = qs(g.reason).trimmed();
+        if (reason.startsWith(QLatin1String("Graph Break Reason: ")))
+            reason = reason.mid(20);
+        const qsizetype nl = reason.indexOf(QLatin1Char('\n'));
+        w.text(QStringLiteral(": "));
+        w.bold(nl < 0 ? reason : reason.left(nl));
+        if (nl >= 0)
+            w.lines(reason.mid(nl + 1).trimmed(), 1);
+        if (!g.userFrames.empty()) {
+            w.paragraph(6);
+            w.text(tr("User code traceback (innermost last):"));
+            for (const StackFrame& f : g.userFrames) {
+                w.paragraph(2, 1);
+                w.sourceLink(f.file, f.line);
+                if (!f.name.empty())
+                    w.text(tr(" in ") + qs(f.name));
+                if (!f.loc.empty()) {
+                    w.paragraph(0, 2);
+                    w.mono(qs(f.loc));
+                }
+            }
+        }
+        w.paragraph(6);
+        if (g.resumeCompile < t.compiles.size()) {
+            w.text(tr("The code after the break resumes in "));
+            w.compileLink(g.resumeCompile);
+            const Compile& rc = t.compiles[g.resumeCompile];
+            w.text(QStringLiteral(" ("));
+            w.mono(compileFunction(rc));
+            w.text(QStringLiteral(")."));
+        } else {
+            w.dim(tr("No compile of the code after the break was found in the trace."));
+        }
+        if (g.record != kNone) {
+            w.text(QStringLiteral("  "));
+            w.recordLink(g.record, tr("raw record"));
+        }
+        said = true;
+    }
+    if (c.graphBreaks.empty() && !c.restartReasons.empty()) {
+        w.heading(tr("⚡ Restarted analysis"));
+        w.text(tr("Dynamo restarted the analysis of this frame:"));
+        for (const std::string& r : c.restartReasons) {
+            w.paragraph(2, 1);
+            w.text(QStringLiteral("• ") + qs(r));
+        }
+        said = true;
+    }
+
+    // Failure: type, reason, user frame, traceback.
+    if (c.failure) {
+        const Failure& f = *c.failure;
+        w.heading(tr("✕ Compile failed"));
+        w.bold(qs(f.type));
+        if (!f.file.empty()) {
+            w.text(tr(" at user frame "));
+            w.sourceLink(f.file, f.line);
+        }
+        if (!f.reason.empty())
+            w.lines(qs(f.reason).trimmed(), 1, true);
+        if (!f.traceback.empty()) {
+            w.paragraph(6);
+            w.text(tr("Traceback:"));
+            if (f.record != kNone) {
+                w.text(QStringLiteral("  "));
+                w.recordLink(f.record, tr("raw record"));
+            }
+            writeTraceback(w, f.traceback, 1);
+        }
+        said = true;
+    }
+
+    // Dynamic shapes: symbols and shape guards, with the user line behind each.
+    if (!c.shapeEvents.empty()) {
+        w.heading(tr("Dynamic shapes"));
+        w.text(plural(c.shapeEvents.size(), tr("shape event"), tr("shape events"))
+            + tr(": symbols, shape guards and specialisations (all in the Guards tab)."));
+        size_t shown = 0;
+        for (const ShapeEvent& e : c.shapeEvents) {
+            if (++shown > 12) {
+                w.paragraph(2, 1);
+                w.dim(tr("…"));
+                break;
+            }
+            w.paragraph(2, 1);
+            w.text(QStringLiteral("• ") + qs(e.kind) + QStringLiteral(" "));
+            w.mono(qs(e.expr));
+            if (!e.value.empty())
+                w.mono(QStringLiteral(" = ") + qs(e.value));
+            const Stack& us = e.userStack.empty() ? e.stack : e.userStack;
+            if (!us.empty()) {
+                w.text(tr(" at "));
+                w.sourceLink(us.back().file, us.back().line);
+                if (!us.back().loc.empty()) {
+                    w.text(QStringLiteral("  "));
+                    w.mono(qs(us.back().loc));
+                }
+            }
+        }
+    }
+
+    // Nothing went wrong: say so plainly, and name the frame's later compiles.
+    if (!said) {
+        w.heading(st.glyph + QLatin1Char(' ') + tr("No surprises"));
+        const bool only = !frame || frame->compiles.size() <= 1;
+        if (c.status == CompileStatus::Missing)
+            w.text(tr("The compile did not finish: no compilation_metrics were logged (the "
+                      "process died mid-compile or the log is cut)."));
+        else if (c.status == CompileStatus::Empty)
+            w.text(tr("Compiled once; the graph was empty (no ops), so there was nothing to run."));
+        else if (only)
+            w.text(tr("Compiled once, no recompiles."));
+        if (!only) {
+            if (c.status == CompileStatus::Empty || c.status == CompileStatus::Missing)
+                w.paragraph(4);
+            w.text(tr("First compile of this frame, no recompile of its own; the frame was "
+                      "recompiled later (%1): ")
+                       .arg(plural(frame->compiles.size() - 1, tr("time"), tr("times"))));
+            bool firstLink = true;
+            for (uint32_t other : frame->compiles) {
+                if (other == ci)
+                    continue;
+                if (!firstLink)
+                    w.text(QStringLiteral(", "));
+                firstLink = false;
+                w.compileLink(other);
+            }
+            w.text(QStringLiteral("."));
+        }
+    }
+
+    // Call site: the stack that led here.
+    if (c.stack.size() > 1) {
+        w.heading(tr("Called from"));
+        for (size_t i = c.stack.size() - 1; i-- > 0;) {
+            const StackFrame& f = c.stack[i];
+            w.paragraph(0, 1);
+            w.sourceLink(f.file, f.line);
+            w.text(tr(" in ") + qs(f.name));
+            if (!f.loc.empty()) {
+                w.text(QStringLiteral("   "));
+                w.mono(qs(f.loc));
+            }
+        }
+    }
+    moveCursor(QTextCursor::Start);
+}
+
+} // namespace dynascope::ui

@@ -1,0 +1,38 @@
+// MetricsModel: a compile's compilation_metrics as readable key / value rows. Values that are
+// JSON documents inside a string (dynamo_config, inductor_config: several KB each) and lists
+// (restart_reasons) become expandable rows instead of one unreadable line; null fields are
+// gathered under one row at the end so the ~95 fields of 2025+ logs stay scannable.
+#pragma once
+
+#include "ui/models/flattreemodel.h"
+
+#include <QString>
+
+#include <vector>
+
+class QJsonValue;
+
+namespace dynascope::ui {
+
+class MetricsModel : public FlatTreeModel {
+    Q_OBJECT
+public:
+    enum Column { KeyColumn, ValueColumn, ColumnCount };
+
+    explicit MetricsModel(QObject* parent = nullptr);
+
+    // The compilation_metrics object as logged; empty or unparsable text gives one message row.
+    void setMetricsJson(const QByteArray& json);
+    // The value shown for a top-level key, empty when absent (for tests and the summary).
+    QString valueOf(const QString& key) const;
+
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    int add(int parent, const QString& key, const QJsonValue& value);
+    std::vector<QString> m_keys, m_values;
+};
+
+} // namespace dynascope::ui
