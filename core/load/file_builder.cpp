@@ -113,7 +113,14 @@ private:
     EnvelopeParser m_envelopeParser;
     simdjson::dom::parser m_dom;
     std::string m_paddedCopy;
-    std::unordered_map<std::string, uint16_t> m_kindIds;
+    struct StringHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
+    };
+    std::unordered_map<std::string, uint16_t, StringHash, std::equal_to<>> m_kindIds;
+    // Records per kind id, and bad headers; turned into Trace::kindCounts by finish().
+    std::vector<uint64_t> m_kindCount;
+    uint64_t m_badHeaderCount = 0;
 
     // The record whose payload is being collected, and what its header said.
     uint32_t m_open = kNone;
@@ -140,7 +147,7 @@ private:
 
 uint16_t Builder::internKind(std::string_view kind)
 {
-    auto it = m_kindIds.find(std::string(kind));
+    auto it = m_kindIds.find(kind); // heterogeneous: no std::string per record
     if (it != m_kindIds.end())
         return it->second;
     uint16_t id = static_cast<uint16_t>(std::min<size_t>(m_trace->kindNames.size(), 0xfffe));
@@ -230,7 +237,7 @@ void Builder::finishRecord()
     if (m_envOk)
         process(idx);
     else
-        m_trace->kindCounts["(bad header)"]++;
+        ++m_badHeaderCount;
 }
 
 uint32_t Builder::startCompile(uint32_t idx)
@@ -382,7 +389,9 @@ void Builder::process(uint32_t idx)
 {
     Record& rec = m_trace->records[idx];
     const std::string& kind = m_trace->kindNames[rec.kind];
-    m_trace->kindCounts[kind]++;
+    if (m_kindCount.size() <= rec.kind)
+        m_kindCount.resize(rec.kind + 1u);
+    ++m_kindCount[rec.kind];
     simdjson::dom::element meta;
     auto parseMeta = [&]() { return parseJson(m_env.metadata, meta); };
 
@@ -945,6 +954,11 @@ void Builder::linkRecompiles()
 void Builder::finish()
 {
     auto& t = *m_trace;
+    for (size_t k = 0; k < m_kindCount.size(); ++k)
+        if (m_kindCount[k])
+            t.kindCounts[t.kindNames[k]] += m_kindCount[k];
+    if (m_badHeaderCount)
+        t.kindCounts["(bad header)"] += m_badHeaderCount;
     // Pre-start records whose compile never started go to the current one of their key.
     for (auto& [key, ks] : m_keys) {
         for (uint32_t p : ks.pending)
