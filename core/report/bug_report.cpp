@@ -121,7 +121,11 @@ void recompileSection(std::ostringstream& out, const Trace& t, const Compile& c)
             std::string chain;
             for (size_t k = 0; k < values.size(); ++k)
                 chain += (k ? " → " : "") + values[k];
-            out << "Values of " << mdCode(r->source) << " " << text::mdText(r->mismatch)
+            std::string source = r->source;
+            if (r->guardNode >= 0 && r->earlierCompile != kNone
+                && t.compiles[r->earlierCompile].guards)
+                source = t.compiles[r->earlierCompile].guards->sourceOf(r->guardNode);
+            out << "Values of " << mdCode(source) << " " << text::mdText(r->mismatch)
                 << " that recompiled this frame so far: " << mdCode(chain) << "\n\n";
         }
     }
@@ -134,7 +138,8 @@ void graphBreakSection(std::ostringstream& out, const Trace& t, const Compile& c
         const GraphBreak& gb = c.graphBreaks[i];
         if (c.graphBreaks.size() > 1)
             out << "#### " << i + 1 << ".\n\n";
-        out << "1. **Reason:** " << mdCode(text::firstLine(gb.reason));
+        int step = 1;
+        out << step++ << ". **Reason:** " << mdCode(text::firstLine(gb.reason));
         if (!gb.file.empty())
             out << " at " << loc(gb.file, gb.line) << " (" << mdCode(gb.file) << ")";
         out << "\n";
@@ -144,22 +149,22 @@ void graphBreakSection(std::ostringstream& out, const Trace& t, const Compile& c
         if (traceback.starts_with("User code traceback:\n"))
             traceback.remove_prefix(std::string_view("User code traceback:\n").size());
         if (!traceback.empty())
-            out << "2. **User code traceback:**\n\n"
+            out << step++ << ". **User code traceback:**\n\n"
                 << mdFence(text::headLines(traceback, kMaxTracebackLines)) << "\n";
         else if (!gb.userFrames.empty()) {
             std::string tb;
             for (const auto& f : gb.userFrames)
                 tb += "  File \"" + f.file + "\", line " + std::to_string(f.line) + ", in " + f.name
                     + "\n";
-            out << "2. **User code traceback:**\n\n" << mdFence(tb) << "\n";
+            out << step++ << ". **User code traceback:**\n\n" << mdFence(tb) << "\n";
         }
         if (gb.resumeCompile != kNone) {
             const Compile& r = t.compiles[gb.resumeCompile];
-            out << "3. **Resumes in** " << compileName(t, gb.resumeCompile) << " ("
+            out << step << ". **Resumes in** " << compileName(t, gb.resumeCompile) << " ("
                 << toString(r.status)
                 << "), the code after the break compiled as its own frame.\n\n";
         } else {
-            out << "3. **Resume frame:** none found in this trace.\n\n";
+            out << step << ". **Resume frame:** none found in this trace.\n\n";
         }
     }
 }
