@@ -44,6 +44,8 @@ ls -l /tmp/shot.png
 ls /usr/share/applications/dynascope.desktop /usr/share/metainfo/*.metainfo.xml \
   /usr/share/mime/packages/dynascope.xml /usr/share/icons/hicolor/*/apps/dynascope.* \
   /usr/share/man/man1/dynascope*.1.gz
+# The SVG icon engine (libqt6svg6, a Depends that shlibdeps cannot compute) came along.
+ls /usr/lib/*/qt6/plugins/iconengines/libqsvgicon.so
 # The dpkg triggers of shared-mime-info compiled our types into the system database.
 grep dedicated_log_torch_trace /usr/share/mime/globs2
 echo "== the package's dependencies, as apt resolved them"
