@@ -97,6 +97,7 @@ private:
     bool parseJson(std::string_view text, simdjson::dom::element& out);
     void handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m);
     void handleArtifact(uint32_t idx, uint32_t c, std::string_view name);
+    std::vector<std::string> readReasons(uint32_t idx);
     void handleChromium(uint32_t idx);
     void handleShape(uint32_t idx, uint32_t c, simdjson::dom::element m);
     void calibrate(uint32_t idx, double epochUs);
@@ -139,6 +140,7 @@ private:
     std::vector<std::vector<std::string>> m_reasonTexts;
     std::vector<std::string> m_errorText;
     std::vector<uint32_t> m_orphans; // records with a compile id but no compile
+    std::unordered_map<uint32_t, std::vector<std::string>> m_pendingReasons; // by record
     std::optional<int64_t> m_rank;
     bool m_calibrated = false;
     std::vector<bool> m_unknownIndexReported;
@@ -268,6 +270,13 @@ void Builder::attach(uint32_t idx, uint32_t c)
         return;
     }
     m_trace->compiles[c].records.push_back(idx);
+    // A recompile_reasons artifact waits for its compile's dynamo_start; its reasons were read
+    // when it arrived and join the compile now.
+    if (auto it = m_pendingReasons.find(idx); it != m_pendingReasons.end()) {
+        auto& texts = m_reasonTexts[c];
+        texts.insert(texts.end(), it->second.begin(), it->second.end());
+        m_pendingReasons.erase(it);
+    }
 }
 
 // Decides the compile of a record with the current envelope's id (see the file comment).
@@ -466,6 +475,8 @@ void Builder::process(uint32_t idx)
     } else if (kind == "artifact") {
         if (c != kNone)
             handleArtifact(idx, c, artifactName);
+        else if (preStart)
+            m_pendingReasons[idx] = readReasons(idx);
     } else if (kind == "dynamo_graph_break_reason") {
         // A top-level form proposed once (tlparse PR #76); same text as the artifact.
         if (c != kNone)
@@ -559,16 +570,8 @@ void Builder::handleArtifact(uint32_t idx, uint32_t c, std::string_view name)
         gb.record = idx;
         m_artifactBreaks[c].push_back(std::move(gb));
     } else if (name == "recompile_reasons") {
-        std::string text = m_trace->payload(idx);
-        simdjson::dom::element doc;
-        simdjson::dom::array list;
-        if (parseJson(text, doc) && !doc.get_array().get(list)) {
-            for (auto e : list)
-                m_reasonTexts[c].push_back(json::text(e));
-        } else if (!text.empty()) {
-            // Newer PyTorch writes a single reason as raw text despite encoding "json".
-            m_reasonTexts[c].push_back(text);
-        }
+        auto texts = readReasons(idx);
+        m_reasonTexts[c].insert(m_reasonTexts[c].end(), texts.begin(), texts.end());
     } else if (name == "dynamo_error") {
         m_errorText[c] = m_trace->payload(idx);
     } else {
@@ -586,6 +589,22 @@ void Builder::handleArtifact(uint32_t idx, uint32_t c, std::string_view name)
             }
         }
     }
+}
+
+std::vector<std::string> Builder::readReasons(uint32_t idx)
+{
+    std::vector<std::string> texts;
+    std::string text = m_trace->payload(idx);
+    simdjson::dom::element doc;
+    simdjson::dom::array list;
+    if (parseJson(text, doc) && !doc.get_array().get(list)) {
+        for (auto e : list)
+            texts.push_back(json::text(e));
+    } else if (!text.empty()) {
+        // Newer PyTorch writes a single reason as raw text despite encoding "json".
+        texts.push_back(text);
+    }
+    return texts;
 }
 
 void Builder::handleShape(uint32_t idx, uint32_t c, simdjson::dom::element m)
@@ -1070,21 +1089,6 @@ std::unique_ptr<Trace> buildFile(const FileBuildInput& input)
 
 void appendTrace(Trace& into, Trace&& part)
 {
-    if (into.files.empty() && into.records.empty() && into.compiles.empty() && into.frames.empty()
-        && into.kindNames.empty() && into.kindCounts.empty()
-        && into.records.capacity() < part.records.size()) {
-        // The first file (and no room reserved for more): every offset below is 0 and the kind
-        // map the identity, so the parts move over instead of being copied record by record.
-        into.files = std::move(part.files);
-        into.records = std::move(part.records);
-        into.compiles = std::move(part.compiles);
-        into.frames = std::move(part.frames);
-        into.kindNames = std::move(part.kindNames);
-        into.kindCounts = std::move(part.kindCounts);
-        for (auto& d : part.diagnostics)
-            into.diagnostics.push_back(std::move(d));
-        return;
-    }
     const uint32_t rOff = static_cast<uint32_t>(into.records.size());
     const uint32_t cOff = static_cast<uint32_t>(into.compiles.size());
     const uint32_t fOff = static_cast<uint32_t>(into.frames.size());
