@@ -121,6 +121,7 @@ CodeViewer::CodeViewer(QWidget* parent)
     m_editor->setUndoRedoEnabled(false);
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_editor->setTabStopDistance(m_editor->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 4);
     m_editor->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_editor->setObjectName(QStringLiteral("codeEditor"));
     m_editor->installEventFilter(this);

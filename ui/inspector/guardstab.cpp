@@ -16,6 +16,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace dynascope::ui {
 
 GuardsTab::GuardsTab(QWidget* parent)
@@ -179,17 +181,21 @@ void GuardsTab::showTree(uint32_t compile, int node)
         return;
     const Compile& c = m_trace->compiles[compile];
     const QString id = qs(c.id.display());
+    const auto hot = static_cast<size_t>(std::max(0, m_model->highlightedNode()));
     if (!m_model->tree())
         m_caption->setText(tr("%1 logged no guards (no dynamo_cpp_guards_str or dynamo_guards "
                               "record).")
                                .arg(id));
-    else if (compile != m_compile && node >= 0)
-        m_caption->setText(tr("Guards of %1. The highlighted guard (✕) failed for the new "
-                              "inputs, which is why %2 recompiled.")
-                               .arg(id,
-                                   m_compile < m_trace->compiles.size()
-                                       ? qs(m_trace->compiles[m_compile].id.display())
-                                       : QString()));
+    else if (compile != m_compile && m_model->highlightedNode() >= 0)
+        m_caption->setText(
+            tr("Guards of %1. The highlighted guard (✕) failed for the new "
+               "inputs, which is why %2 recompiled:\n%3")
+                .arg(id,
+                    m_compile < m_trace->compiles.size()
+                        ? qs(m_trace->compiles[m_compile].id.display())
+                        : QString(),
+                    QString(qs(m_model->tree()->nodes[hot].kind) + QStringLiteral(": ")
+                        + qs(m_model->tree()->nodes[hot].expr))));
     else
         m_caption->setText(
             tr("Guards of %1: %2%3.")

@@ -83,7 +83,12 @@ void RawView::showRecord(uint32_t r)
             rec.headerLength + rec.payloadLength, 1, QLocale::DataSizeTraditionalFormat)
         + QStringLiteral(" · ") + hash
         + (notes.isEmpty() ? QString() : QStringLiteral(" · ") + notes.join(QStringLiteral(", "))));
-    m_viewer->setContent(rawText(t, r), PayloadLanguage::Plain);
+    // The gutter shows the trace file's own line numbers.
+    const QString raw = rawText(t, r);
+    std::vector<int64_t> numbers(static_cast<size_t>(raw.count(QLatin1Char('\n')) + 1));
+    for (size_t i = 0; i < numbers.size(); ++i)
+        numbers[i] = static_cast<int64_t>(rec.line + i);
+    m_viewer->setContent(raw, PayloadLanguage::Plain, std::move(numbers));
 }
 
 } // namespace dynascope::ui

@@ -302,6 +302,7 @@ void WhyView::showCompile(uint32_t ci)
         } else if (n > 0) {
             w.text(tr("A guard of the frame's earlier compile failed, so Dynamo compiled again:"));
         }
+        bool sizeMismatch = false;
         for (const RecompileReason& r : c.recompileReasons) {
             w.paragraph(6, 1);
             w.text(QStringLiteral("• "));
@@ -361,12 +362,13 @@ void WhyView::showCompile(uint32_t ci)
                              "guards)")
                               .arg(qs(r.source)));
             }
-            if (r.mismatch == "size") {
-                w.paragraph(2, 2);
-                w.dim(tr("Sizes change between calls: marking the dimension dynamic "
-                         "(torch._dynamo.mark_dynamic) or compiling with dynamic=True avoids one "
-                         "compile per size."));
-            }
+            sizeMismatch = sizeMismatch || r.mismatch == "size";
+        }
+        if (sizeMismatch) {
+            w.paragraph(6, 1);
+            w.dim(tr("Sizes change between calls: marking the dimension dynamic "
+                     "(torch._dynamo.mark_dynamic) or compiling with dynamic=True avoids one "
+                     "compile per size."));
         }
         if (n == 0) {
             w.paragraph(4, 1);
