@@ -1089,6 +1089,21 @@ std::unique_ptr<Trace> buildFile(const FileBuildInput& input)
 
 void appendTrace(Trace& into, Trace&& part)
 {
+    if (into.files.empty() && into.records.empty() && into.compiles.empty() && into.frames.empty()
+        && into.kindNames.empty() && into.kindCounts.empty()
+        && into.records.capacity() < part.records.size()) {
+        // The first file (and no room reserved for more): every offset below is 0 and the kind
+        // map the identity, so the parts move over instead of being copied record by record.
+        into.files = std::move(part.files);
+        into.records = std::move(part.records);
+        into.compiles = std::move(part.compiles);
+        into.frames = std::move(part.frames);
+        into.kindNames = std::move(part.kindNames);
+        into.kindCounts = std::move(part.kindCounts);
+        for (auto& d : part.diagnostics)
+            into.diagnostics.push_back(std::move(d));
+        return;
+    }
     const uint32_t rOff = static_cast<uint32_t>(into.records.size());
     const uint32_t cOff = static_cast<uint32_t>(into.compiles.size());
     const uint32_t fOff = static_cast<uint32_t>(into.frames.size());
