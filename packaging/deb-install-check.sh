@@ -16,7 +16,7 @@ cp "$deb" /tmp/
 echo "== $(basename "$deb"):"
 dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
 dpkg-deb --contents "$deb" | awk '{print $6}'
-tar -tzf build-release/dynascope-*.tar.gz | head -5
+tar -tzf build-release/dynascope-*.tar.gz | sed -n 1,5p  # sed, not head: no SIGPIPE under pipefail
 
 echo "== removing the build dependencies"
 export DEBIAN_FRONTEND=noninteractive
@@ -38,7 +38,7 @@ dynascope-cli --version
 # No display here: dynascope creates its QApplication before it parses --version (app/gui/main.cpp),
 # so even --version needs a platform plugin.
 QT_QPA_PLATFORM=offscreen dynascope --version
-dynascope-cli summary /usr/share/dynascope/examples/example.log | head -3
+dynascope-cli summary /usr/share/dynascope/examples/example.log | sed -n 1,3p
 QT_QPA_PLATFORM=offscreen dynascope --example --screenshot /tmp/shot.png --size 800x600
 ls -l /tmp/shot.png
 ls /usr/share/applications/dynascope.desktop /usr/share/metainfo/*.metainfo.xml \
