@@ -3,11 +3,17 @@
 #include "ui/recentfiles.h"
 
 #include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QStandardItemModel>
+#include <QTreeView>
+#include <QVBoxLayout>
 
 namespace dynascope::ui {
 
@@ -24,6 +30,11 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     openExample = file->addAction(tr("Open the &Example Trace"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
+    exportImage = file->addAction(tr("&Export Image…"));
+    exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportImage->setToolTip(tr("Save the timeline or the whole window as PNG (1x, 2x) or SVG"));
+    exportImage->setEnabled(false);
+    file->addSeparator();
     reload = file->addAction(tr("&Reload"));
     reload->setShortcut(QKeySequence(Qt::Key_F5));
     reload->setEnabled(false);
@@ -36,8 +47,22 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu* edit = window->menuBar()->addMenu(tr("&Edit"));
+    find = edit->addAction(tr("&Search…"));
+    find->setShortcut(QKeySequence::Find);
+    findNext = edit->addAction(tr("Search &Next"));
+    findNext->setShortcut(QKeySequence(Qt::Key_F3));
+    findPrevious = edit->addAction(tr("Search &Previous"));
+    findPrevious->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
     focusFilter = edit->addAction(tr("&Filter Compiles"));
-    focusFilter->setShortcut(QKeySequence::Find);
+    focusFilter->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    edit->addSeparator();
+    copyImage = edit->addAction(tr("Copy &Image"));
+    copyImage->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C));
+    copyImage->setEnabled(false);
+    copyBugReport = edit->addAction(tr("Copy as &Bug Report"));
+    copyBugReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    copyBugReport->setToolTip(tr("The selected compile's why-chain as Markdown, for an issue"));
+    copyBugReport->setEnabled(false);
 
     m_view = window->menuBar()->addMenu(tr("&View"));
     // The timeline's own keys (W/S/A/D, +/-, F, 0) work when it has focus; these menu entries
@@ -50,6 +75,28 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     fitAll->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     fitSelection = m_view->addAction(tr("Fit &Selection  (F)"));
     fitSelection->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F));
+    zoomToRange = m_view->addAction(tr("Zoom to Selected &Range  (Z)"));
+    zoomToRange->setEnabled(false);
+    m_view->addSeparator();
+    back = m_view->addAction(tr("&Back"));
+    back->setIconText(QStringLiteral("◀"));
+    back->setToolTip(tr("Back to the previous zoom (Alt+Left, mouse back button)"));
+    back->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Left), QKeySequence(Qt::Key_Back) });
+    back->setEnabled(false);
+    forward = m_view->addAction(tr("For&ward"));
+    forward->setIconText(QStringLiteral("▶"));
+    forward->setToolTip(tr("Forward to the next zoom (Alt+Right, mouse forward button)"));
+    forward->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence(Qt::Key_Forward) });
+    forward->setEnabled(false);
+    m_view->addSeparator();
+    compactTimeline = m_view->addAction(tr("&Compact Timeline (Compiles Only)"));
+    compactTimeline->setCheckable(true);
+    compactTimeline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    compactTimeline->setToolTip(
+        tr("Hide the phase rows of every lane; click a lane's label to show one lane's phases"));
+    allPhaseDepths = m_view->addAction(tr("Show All Phase &Depths"));
+    allPhaseDepths->setCheckable(true);
+    allPhaseDepths->setToolTip(tr("Show every nested phase row, not only the first three"));
     m_view->addSeparator();
     m_go = window->menuBar()->addMenu(tr("&Go"));
     auto goPair
@@ -66,8 +113,14 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
         prevGraphBreak);
     m_go->addSeparator();
     goPair(tr("Next &Failure"), tr("Previous Failure"), Qt::Key_F8, nextFailure, prevFailure);
+    m_go->addSeparator();
+    goPair(tr("Next Compile of the &Same Frame"), tr("Previous Compile of the Same Frame"),
+        Qt::Key_F9, nextSameFrame, prevSameFrame);
 
     QMenu* help = window->menuBar()->addMenu(tr("&Help"));
+    shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
+    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+    connect(shortcuts, &QAction::triggered, this, &MainActions::showShortcuts);
     about = help->addAction(tr("&About Dynascope"));
     about->setMenuRole(QAction::AboutRole);
 
@@ -97,6 +150,107 @@ void MainActions::rebuildRecentMenu()
         m_recentMenu->addAction(tr("Clear the List"), m_recent, &RecentFiles::clear);
     }
     m_recentMenu->setEnabled(!paths.isEmpty());
+}
+
+namespace {
+QString plainText(QString text)
+{
+    // "&Open…" -> "Open…", "&&" -> "&"; the "  (F)" hint in a few labels stays.
+    text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+    text.remove(QLatin1Char('&'));
+    text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
+    return text;
+}
+
+void collect(QMenu* menu, const QString& path, QList<ShortcutEntry>& out)
+{
+    for (QAction* a : menu->actions()) {
+        if (a->isSeparator())
+            continue;
+        if (a->menu()) {
+            // Submenus of data (recent files) carry no shortcuts worth listing.
+            if (!a->menu()->actions().isEmpty()
+                && !a->menu()->actions().front()->shortcut().isEmpty())
+                collect(a->menu(), path + QStringLiteral(" › ") + plainText(a->text()), out);
+            continue;
+        }
+        QStringList keys;
+        for (const QKeySequence& k : a->shortcuts())
+            keys << k.toString(QKeySequence::NativeText);
+        out.push_back({ path, plainText(a->text()), keys.join(QStringLiteral(", ")) });
+    }
+}
+} // namespace
+
+QList<ShortcutEntry> MainActions::shortcutEntries(QMainWindow* window)
+{
+    QList<ShortcutEntry> out;
+    for (QAction* a : window->menuBar()->actions()) {
+        if (a->menu())
+            collect(a->menu(), plainText(a->text()), out);
+    }
+    // The timeline's own keys work while it has focus; they are not menu actions.
+    const QString tl = tr("Timeline (when focused)");
+    const std::pair<const char*, const char*> keys[] = {
+        { QT_TR_NOOP("Zoom in / out at the cursor"), "W / S, + / -, Ctrl+wheel" },
+        { QT_TR_NOOP("Pan"), "A / D, Left / Right, drag, Shift+wheel" },
+        { QT_TR_NOOP("Scroll lanes"), "Up / Down, wheel" },
+        { QT_TR_NOOP("Fit selection / fit all"), "F / 0" },
+        { QT_TR_NOOP("Zoom to a span"), "double-click" },
+        { QT_TR_NOOP("Select a time range"), "Shift+drag" },
+        { QT_TR_NOOP("Zoom to the selected range / drop it"), "Z or Enter / Esc" },
+        { QT_TR_NOOP("Show or hide a lane's phase rows"), "click the lane's label" },
+        { QT_TR_NOOP("Back / forward in zoom history"), "mouse back / forward buttons" },
+    };
+    for (const auto& [what, k] : keys)
+        out.push_back({ tl, tr(what), QString::fromUtf8(k) });
+    out.push_back(
+        { tr("Search bar"), tr("Next / previous hit"), QStringLiteral("Enter / Shift+Enter") });
+    return out;
+}
+
+void MainActions::showShortcuts()
+{
+    QDialog dialog(m_window);
+    dialog.setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* model = new QStandardItemModel(&dialog);
+    model->setHorizontalHeaderLabels({ tr("Action"), tr("Keys") });
+    QStandardItem* group = nullptr;
+    QString groupName;
+    for (const ShortcutEntry& e : shortcutEntries(m_window)) {
+        if (!group || e.menu != groupName) {
+            groupName = e.menu;
+            group = new QStandardItem(groupName);
+            QFont bold = group->font();
+            bold.setBold(true);
+            group->setFont(bold);
+            group->setEditable(false);
+            auto* empty = new QStandardItem;
+            empty->setEditable(false);
+            model->appendRow({ group, empty });
+        }
+        auto* action = new QStandardItem(e.action);
+        auto* keys = new QStandardItem(e.keys);
+        action->setEditable(false);
+        keys->setEditable(false);
+        group->appendRow({ action, keys });
+    }
+    auto* view = new QTreeView(&dialog);
+    view->setModel(model);
+    view->setRootIsDecorated(false);
+    view->setItemsExpandable(false);
+    view->expandAll();
+    view->setUniformRowHeights(true);
+    view->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    view->header()->setStretchLastSection(true);
+    layout->addWidget(view);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(620, 640);
+    dialog.exec();
 }
 
 } // namespace dynascope::ui

@@ -1,8 +1,12 @@
-// MainActions: the main window's actions and menus (File, View, Help), with their shortcuts and
-// the recent-files submenu. MainWindow connects them; nothing here knows about traces.
+// MainActions: the main window's actions and menus (File, Edit, View, Go, Help), with their
+// shortcuts and the recent-files submenu, and the keyboard reference (F1) built from those very
+// actions. MainWindow and the navigation/export wiring connect them; nothing here knows about
+// traces.
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QString>
 
 class QAction;
 class QDockWidget;
@@ -12,6 +16,13 @@ class QMenu;
 namespace dynascope::ui {
 
 class RecentFiles;
+
+// One line of the keyboard reference: menu path, action text, shortcuts.
+struct ShortcutEntry {
+    QString menu; // "View", "File › Open Recent"
+    QString action; // without mnemonics
+    QString keys; // "Ctrl+E", "Alt+Left, Back"; empty when none
+};
 
 class MainActions : public QObject {
     Q_OBJECT
@@ -37,6 +48,22 @@ public:
     QAction *nextRecompile = nullptr, *prevRecompile = nullptr;
     QAction *nextGraphBreak = nullptr, *prevGraphBreak = nullptr;
     QAction *nextFailure = nullptr, *prevFailure = nullptr;
+    QAction *nextSameFrame = nullptr, *prevSameFrame = nullptr;
+    QAction* back = nullptr; // zoom history
+    QAction* forward = nullptr;
+    QAction* find = nullptr;
+    QAction *findNext = nullptr, *findPrevious = nullptr;
+    QAction* compactTimeline = nullptr; // checkable: compiles only
+    QAction* allPhaseDepths = nullptr; // checkable: every phase depth row, not only the first 3
+    QAction* zoomToRange = nullptr;
+    QAction* exportImage = nullptr;
+    QAction* copyImage = nullptr;
+    QAction* copyBugReport = nullptr;
+    QAction* shortcuts = nullptr;
+
+    // Every action in the window's menus, in menu order, plus the timeline's own keys.
+    static QList<ShortcutEntry> shortcutEntries(QMainWindow* window);
+    void showShortcuts();
 
 Q_SIGNALS:
     void openRecentRequested(const QString& path);

@@ -4,12 +4,14 @@
 #include "ui/compileselection.h"
 #include "ui/diagnosticsdock.h"
 #include "ui/examplepaths.h"
+#include "ui/export/exportcontroller.h"
 #include "ui/inspectorview.h"
 #include "ui/mainactions.h"
 #include "ui/models/format.h"
 #include "ui/recentfiles.h"
 #include "ui/stacktrie/stacktriedock.h"
 #include "ui/startpage.h"
+#include "ui/timeline/timelinenavigation.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/traceloadcontroller.h"
 
@@ -76,6 +78,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     createDocks();
     createStatusBar();
     connectActions();
+    // Toolbar, search, zoom history, exports and the report dock: they follow loadFinished.
+    new TimelineNavigation(this, m_actions, m_timeline, m_selection);
+    new ExportController(this, m_actions, m_timeline, m_selection);
     updateTitle();
 
     resize(1600, 1000);

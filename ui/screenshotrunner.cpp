@@ -1,6 +1,9 @@
 #include "ui/screenshotrunner.h"
 
 #include "ui/mainwindow.h"
+#include "ui/models/format.h"
+#include "ui/timeline/rangesummary.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QEventLoop>
@@ -57,6 +60,28 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
     }
     if (!request.select.isEmpty() && !window.selectCompile(request.select))
         return fail(2, QStringLiteral("no compile %1 in the trace").arg(request.select));
+    if (!request.range.isEmpty()) {
+        TimelineView* tl = window.timeline();
+        const timeline::TimelineLayout& layout = tl->layout();
+        if (!layout.hasTime())
+            return fail(2, QStringLiteral("--range: the trace has no timing to show a range of"));
+        QString why;
+        const auto range = timeline::parseTimeRange(
+            request.range, layout.dataRange().start, tl->tzOffsetMinutes(), &why);
+        if (!range)
+            return fail(1, why);
+        const timeline::TimeRange b = layout.bounds();
+        if (range->end <= b.start || range->start >= b.end)
+            return fail(2,
+                QStringLiteral("--range %1 lies outside the trace (%2 – %3, %4 long)")
+                    .arg(request.range,
+                        formatWallClock(layout.dataRange().start, tl->tzOffsetMinutes()),
+                        formatWallClock(layout.dataRange().end, tl->tzOffsetMinutes()),
+                        formatDuration(layout.dataRange().span())));
+        // The part inside the trace, exactly: the view would otherwise shift a range to fit.
+        QApplication::processEvents(); // the window's final layout, before the range is set
+        tl->setViewRange({ std::max(range->start, b.start), std::min(range->end, b.end) });
+    }
 
     // Let layouts, the view's scroll-to and deferred repaints settle.
     for (int i = 0; i < 3; ++i)

@@ -19,11 +19,13 @@ struct ScreenshotRequest {
     QString output; // PNG path; empty: do not write an image
     QSize size { 1600, 1000 };
     QString select; // compile id to select, empty for none
+    QString range = {}; // timeline range to show (timeline::parseTimeRange), empty for all
     int timeoutMs = 10 * 60 * 1000;
 };
 
-// Returns 0 on success; otherwise an exit code (2: a path failed to load or the compile to select
-// is absent, 3: the image could not be written, 4: timeout) with a message in *error.
+// Returns 0 on success; otherwise an exit code (1: the range cannot be read, 2: a path failed to
+// load, the compile to select is absent or the range lies outside the trace, 3: the image could not
+// be written, 4: timeout) with a message in *error.
 int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString* error);
 
 // The widget as shown, rendered into an image of exactly its size in device-independent pixels.

@@ -3,6 +3,8 @@
 #include "ui/examplepaths.h"
 #include "ui/mainwindow.h"
 #include "ui/screenshotrunner.h"
+#include "ui/timeline/rangesummary.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -67,9 +69,15 @@ int main(int argc, char* argv[])
     const QCommandLineOption selectOpt(QStringLiteral("select"),
         QStringLiteral("Select a compile, e.g. \"[0/1]\" or 0/1 (exit code 2 if absent)."),
         QStringLiteral("COMPILE_ID"));
+    const QCommandLineOption rangeOpt(QStringLiteral("range"),
+        QStringLiteral("Show this time range on the timeline: START:END in seconds from the "
+                       "trace start (\"1.5:3\", \"250ms:400ms\") or wall-clock times of the "
+                       "traced process (\"10:41:02.100:10:41:02.900\"); START..END also works. "
+                       "Exit code 1 if it cannot be read, 2 if it lies outside the trace."),
+        QStringLiteral("START:END"));
     const QCommandLineOption exampleOpt(QStringLiteral("example"),
         QStringLiteral("Open the example trace shipped with Dynascope."));
-    parser.addOptions({ shotOpt, sizeOpt, selectOpt, exampleOpt });
+    parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt });
     parser.process(app);
 
     QSize size;
@@ -89,6 +97,15 @@ int main(int argc, char* argv[])
         paths.prepend(example);
     }
     const QString select = parser.value(selectOpt);
+    const QString range = parser.value(rangeOpt);
+    if (parser.isSet(rangeOpt)) {
+        // Syntax first, before anything loads; whether it lies inside the trace is known later.
+        QString why;
+        if (!dynascope::ui::timeline::parseTimeRange(range, 0, 0, &why)) {
+            printError(why);
+            return 1;
+        }
+    }
 
     if (parser.isSet(shotOpt)) {
         MainWindow window(MainWindow::Options { false });
@@ -97,6 +114,7 @@ int main(int argc, char* argv[])
         request.output = parser.value(shotOpt);
         request.size = size;
         request.select = select;
+        request.range = range;
         QString error;
         const int rc = runScreenshot(window, request, &error);
         if (rc != 0)
@@ -116,6 +134,18 @@ int main(int argc, char* argv[])
                     printError(QStringLiteral("no compile %1 in the trace").arg(select));
                     QApplication::exit(2);
                 }
+            },
+            Qt::SingleShotConnection);
+    }
+    if (!range.isEmpty()) {
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, range](bool) {
+                TimelineView* tl = window.timeline();
+                const auto r = dynascope::ui::timeline::parseTimeRange(
+                    range, tl->layout().dataRange().start, tl->tzOffsetMinutes(), nullptr);
+                if (r && tl->layout().hasTime())
+                    tl->setViewRange(*r);
             },
             Qt::SingleShotConnection);
     }

@@ -35,11 +35,17 @@ void TimelineLayout::clear()
     m_markers.clear();
     m_laneOfCompile.clear();
     m_bounds = {};
+    m_data = {};
     m_hasTime = false;
     m_height = 0;
 }
 
-void TimelineLayout::build(const Trace& t)
+uint64_t TimelineLayout::laneKey(const Row& lane)
+{
+    return lane.frame != kNone ? lane.frame : (uint64_t { 1 } << 40) + lane.file;
+}
+
+void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
 {
     clear();
     m_laneOfCompile.assign(t.compiles.size(), -1);
@@ -82,21 +88,37 @@ void TimelineLayout::build(const Trace& t)
                 continue;
             lane.spans.push_back({ c.startUs, c.endUs, ci, -1 });
             extend(c.startUs, c.endUs);
-            for (const PhaseSpan& p : c.phases)
+            for (const PhaseSpan& p : c.phases) {
                 maxDepth = std::max(maxDepth, p.depth);
+                // Bounds cover every phase, shown or not, so folding a lane never moves the view.
+                if (p.startUs > 0)
+                    extend(p.startUs,
+                        p.endUs > p.startUs
+                            ? p.endUs
+                            : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs));
+            }
         }
         finish(lane);
         const int laneIndex = static_cast<int>(m_rows.size());
         for (const Span& s : lane.spans)
             m_laneOfCompile[s.compile] = laneIndex;
+        lane.phaseDepths = std::min(maxDepth, 12) + 1;
+        lane.expanded = !options.compact != (options.toggled.count(laneKey(lane)) > 0);
+        lane.shownDepths
+            = lane.expanded ? std::min(lane.phaseDepths, std::max(0, options.maxPhaseRows)) : 0;
+        const int shown = lane.shownDepths;
+        const int depths = lane.phaseDepths;
         m_rows.push_back(std::move(lane));
-        for (int d = 0; d <= std::min(maxDepth, 12); ++d) {
+        for (int d = 0; d < shown; ++d) {
             Row pr;
             pr.kind = Row::Kind::Phases;
             pr.file = file;
             pr.frame = frame;
             pr.depth = d;
-            pr.label = d == 0 ? QStringLiteral("phases") : QString();
+            // Say when deeper rows are hidden (View > Show All Phase Depths shows them).
+            pr.label = d > 0     ? QString()
+                : shown < depths ? QStringLiteral("phases (%1 of %2 rows)").arg(shown).arg(depths)
+                                 : QStringLiteral("phases");
             for (uint32_t ci : compiles) {
                 const Compile& c = t.compiles[ci];
                 for (size_t pi = 0; pi < c.phases.size(); ++pi) {
@@ -107,7 +129,6 @@ void TimelineLayout::build(const Trace& t)
                         ? p.endUs
                         : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs);
                     pr.spans.push_back({ p.startUs, end, ci, static_cast<int32_t>(pi) });
-                    extend(p.startUs, end);
                 }
             }
             finish(pr);
@@ -181,6 +202,7 @@ void TimelineLayout::build(const Trace& t)
     m_height = y;
     m_hasTime = std::isfinite(lo) && std::isfinite(hi);
     if (m_hasTime) {
+        m_data = { lo, hi };
         const double pad = std::max((hi - lo) * 0.02, 50.0);
         m_bounds = { lo - pad, hi + pad };
     }

@@ -11,6 +11,7 @@
 
 #include <QString>
 
+#include <set>
 #include <vector>
 
 namespace dynascope::ui::timeline {
@@ -19,6 +20,16 @@ struct Span {
     double start = 0, end = 0;
     uint32_t compile = kNone;
     int32_t phase = -1; // index into Compile::phases; -1: the compile itself
+};
+
+// Which phase depth rows a lane shows. A lane is "expanded" when (not compact) XOR toggled;
+// an expanded lane shows at most maxPhaseRows depth rows, a collapsed one none (compiles only), so
+// a frame with 15 compiles and deep phase nesting stays one readable lane.
+struct LayoutOptions {
+    bool compact = false;
+    int maxPhaseRows = 3;
+    std::set<uint64_t> toggled; // laneKey()s the user flipped
+    bool operator==(const LayoutOptions&) const = default;
 };
 
 struct Row {
@@ -30,6 +41,9 @@ struct Row {
     uint32_t file = kNone;
     uint32_t frame = kNone; // kNone: compiles without a frame id
     int depth = 0; // phase rows
+    int phaseDepths = 0; // lanes: depth rows the lane's phases need (shown or not)
+    int shownDepths = 0; // lanes: depth rows shown now
+    bool expanded = false; // lanes: phase rows shown
     int y = 0; // top, in content pixels
     int height = 0;
     std::vector<Span> spans; // sorted by start
@@ -49,12 +63,15 @@ public:
     static constexpr int kLaneHeight = 24;
     static constexpr int kPhaseHeight = 12;
 
-    void build(const Trace& trace);
+    void build(const Trace& trace, const LayoutOptions& options = {});
     void clear();
+    // Identity of a lane across rebuilds: its frame, or its file for frameless compiles.
+    static uint64_t laneKey(const Row& lane);
 
     const std::vector<Row>& rows() const { return m_rows; }
     const std::vector<Marker>& markers() const { return m_markers; } // sorted by time
     TimeRange bounds() const { return m_bounds; } // every span and marker, padded
+    TimeRange dataRange() const { return m_data; } // the same, unpadded (the trace start)
     bool hasTime() const { return m_hasTime; }
     int contentHeight() const { return m_height; }
     // The lane row that holds a compile, -1 if none (no time, or not laid out).
@@ -67,6 +84,7 @@ private:
     std::vector<Marker> m_markers;
     std::vector<int> m_laneOfCompile;
     TimeRange m_bounds;
+    TimeRange m_data;
     bool m_hasTime = false;
     int m_height = 0;
 };

@@ -21,8 +21,12 @@ using namespace timeline;
 namespace {
 constexpr int kAxisHeight = 30;
 constexpr int kMarkerHeight = 22;
-constexpr int kLegendHeight = 22;
+constexpr int kLegendLine = 18;
 constexpr double kMinSpanUs = 5.0;
+// A gesture (wheel, drag, keys) that starts this long after the last one is a new history entry.
+constexpr qint64 kGesturePauseMs = 800;
+// A selected compile narrower than this is zoomed to when the selection comes from elsewhere.
+constexpr double kFollowMinPx = 4.0;
 
 QColor textOn(const QColor& c)
 {
@@ -53,32 +57,65 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
     m_hover = {};
+    m_range.reset();
+    m_hits.clear();
     if (m_trace) {
-        m_layout.build(*m_trace);
+        m_layout.build(*m_trace, m_layoutOptions);
         m_tzOffset = m_trace->files.empty() ? 0 : m_trace->files.front().tzOffsetMinutes;
     } else {
         m_layout.clear();
     }
     m_vbar->setValue(0);
     fitAll();
+    m_history.clear();
+    m_gesture.invalidate();
+    Q_EMIT historyChanged();
+    Q_EMIT selectedRangeChanged();
+}
+
+void TimelineView::setLayoutOptions(const LayoutOptions& options)
+{
+    if (options == m_layoutOptions)
+        return;
+    m_layoutOptions = options;
+    if (m_trace)
+        m_layout.build(*m_trace, m_layoutOptions);
+    updateScrollBar();
+    invalidate();
+}
+
+void TimelineView::toggleLane(int row)
+{
+    if (row < 0 || row >= static_cast<int>(m_layout.rows().size()))
+        return;
+    const Row& r = m_layout.rows()[static_cast<size_t>(row)];
+    if (r.kind != Row::Kind::Lane || r.phaseDepths == 0)
+        return;
+    LayoutOptions o = m_layoutOptions;
+    const uint64_t key = TimelineLayout::laneKey(r);
+    if (!o.toggled.erase(key))
+        o.toggled.insert(key);
+    setLayoutOptions(o);
 }
 
 QRect TimelineView::axisRect() const
 {
-    return { 0, 0, width(), kAxisHeight };
+    return { 0, 0, canvas().width(), kAxisHeight };
 }
 QRect TimelineView::markerRect() const
 {
-    return { 0, kAxisHeight, width() - m_vbar->width(), kMarkerHeight };
+    return { 0, kAxisHeight, canvas().width() - m_vbar->width(), kMarkerHeight };
 }
 QRect TimelineView::legendRect() const
 {
-    return { 0, height() - kLegendHeight, width(), kLegendHeight };
+    const int h = legendHeight();
+    return { 0, canvas().height() - h, canvas().width(), h };
 }
 QRect TimelineView::lanesRect() const
 {
     const int top = kAxisHeight + kMarkerHeight;
-    return { 0, top, width() - m_vbar->width(), std::max(0, height() - kLegendHeight - top) };
+    return { 0, top, canvas().width() - m_vbar->width(),
+        std::max(0, canvas().height() - legendHeight() - top) };
 }
 double TimelineView::lanesWidth() const
 {
@@ -110,18 +147,88 @@ void TimelineView::invalidate()
 
 void TimelineView::setViewRange(const TimeRange& range)
 {
+    changeView(range, true);
+}
+
+void TimelineView::changeView(const TimeRange& range, bool newPlace)
+{
     const TimeRange r = m_layout.hasTime() ? clampTo(range, m_layout.bounds()) : range;
     if (r == m_view)
         return;
+    // A gesture's many small steps make one history entry: the range before the gesture began.
+    if (newPlace || !m_gesture.isValid() || m_gesture.elapsed() > kGesturePauseMs)
+        m_history.push(m_view);
+    if (newPlace)
+        m_gesture.invalidate();
+    else
+        m_gesture.restart();
     m_view = r;
     invalidate();
+    Q_EMIT viewRangeChanged();
+    Q_EMIT historyChanged();
+}
+
+void TimelineView::goBack()
+{
+    if (!m_history.canBack())
+        return;
+    const TimeRange r = m_history.back(m_view);
+    m_view = m_layout.hasTime() ? clampTo(r, m_layout.bounds()) : r;
+    m_gesture.invalidate();
+    invalidate();
+    Q_EMIT viewRangeChanged();
+    Q_EMIT historyChanged();
+}
+
+void TimelineView::goForward()
+{
+    if (!m_history.canForward())
+        return;
+    const TimeRange r = m_history.forward(m_view);
+    m_view = m_layout.hasTime() ? clampTo(r, m_layout.bounds()) : r;
+    m_gesture.invalidate();
+    invalidate();
+    Q_EMIT viewRangeChanged();
+    Q_EMIT historyChanged();
+}
+
+void TimelineView::setSelectedRange(std::optional<TimeRange> range)
+{
+    if (range == m_range)
+        return;
+    m_range = range;
+    update();
+    Q_EMIT selectedRangeChanged();
+}
+
+RangeSummary TimelineView::rangeSummary() const
+{
+    if (!m_trace || !m_range)
+        return {};
+    return summarizeRange(*m_trace, *m_range);
+}
+
+void TimelineView::zoomToSelectedRange()
+{
+    if (m_range && m_range->span() > 0)
+        setViewRange(*m_range);
+}
+
+void TimelineView::setSearchHits(const std::vector<uint32_t>& compiles)
+{
+    m_hits = std::unordered_set<uint32_t>(compiles.begin(), compiles.end());
+    update();
 }
 
 void TimelineView::fitAll()
 {
     updateScrollBar();
-    m_view = m_layout.hasTime() ? m_layout.bounds() : TimeRange {};
-    invalidate();
+    setViewRange(m_layout.hasTime() ? m_layout.bounds() : TimeRange {});
+}
+
+double TimelineView::xOfTime(double t) const
+{
+    return labelWidth() + timeToX(m_view, lanesWidth(), t);
 }
 
 void TimelineView::fitSelection()
@@ -144,13 +251,13 @@ void TimelineView::zoomBy(double factor)
     const QRect lanes = lanesRect().adjusted(labelWidth(), -kMarkerHeight - kAxisHeight, 0, 0);
     if (underMouse() && lanes.contains(mouse))
         anchor = xToTime(m_view, lanesWidth(), mouse.x() - labelWidth());
-    setViewRange(zoomAt(m_view, anchor, factor, m_layout.bounds(), kMinSpanUs));
+    changeView(zoomAt(m_view, anchor, factor, m_layout.bounds(), kMinSpanUs), false);
 }
 
 void TimelineView::panByFraction(double fraction)
 {
     if (m_layout.hasTime())
-        setViewRange(panBy(m_view, m_view.span() * fraction, m_layout.bounds()));
+        changeView(panBy(m_view, m_view.span() * fraction, m_layout.bounds()), false);
 }
 
 void TimelineView::ensureRowVisible(int row)
@@ -167,13 +274,26 @@ void TimelineView::ensureRowVisible(int row)
 
 void TimelineView::followSelection(uint32_t compile)
 {
+    revealCompile(compile);
+}
+
+void TimelineView::revealCompile(uint32_t compile)
+{
     if (m_trace && compile < m_trace->compiles.size() && m_layout.laneOf(compile) >= 0) {
         const Compile& c = m_trace->compiles[compile];
-        // Keep the zoom; bring the compile into view when it is not.
-        if (c.endUs < m_view.start || c.startUs > m_view.end) {
-            const double span = std::max(m_view.span(), c.durationUs() * 1.2);
-            setViewRange(
-                { (c.startUs + c.endUs) / 2 - span / 2, (c.startUs + c.endUs) / 2 + span / 2 });
+        // Keep the user's zoom while the compile is visible and wide enough to see; otherwise
+        // centre it, zooming in (never out, unless it does not fit) to an eighth of the width, so
+        // its neighbours stay in view.
+        const double px = c.durationUs() / std::max(m_view.span(), 1e-9) * lanesWidth();
+        const bool visible = c.endUs >= m_view.start && c.startUs <= m_view.end;
+        const bool narrow = px < kFollowMinPx && !m_clickSelecting;
+        if (!visible || narrow) {
+            double span = m_view.span();
+            if (narrow)
+                span = std::min(span, std::max(c.durationUs() * 8, kMinSpanUs * 20));
+            span = std::max(span, c.durationUs() * 1.2);
+            const double mid = (c.startUs + c.endUs) / 2;
+            setViewRange({ mid - span / 2, mid + span / 2 });
         }
         ensureRowVisible(m_layout.laneOf(compile));
     }
@@ -364,20 +484,121 @@ QString TimelineView::toolTipAt(const QPoint& pos)
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().color(QPalette::Base));
+    paintAll(p);
+}
+
+void TimelineView::renderTimeline(QPainter& p, const QSize& size)
+{
+    const Hit hover = m_hover;
+    m_hover = {};
+    m_canvas = size;
+    m_cacheValid = false;
+    p.save();
+    p.setClipRect(QRect(QPoint(0, 0), size));
+    paintAll(p);
+    p.restore();
+    m_canvas = QSize();
+    m_cacheValid = false;
+    m_hover = hover;
+}
+
+void TimelineView::paintAll(QPainter& p)
+{
+    const QRect all(QPoint(0, 0), canvas());
+    p.fillRect(all, palette().color(QPalette::Base));
     if (!m_trace)
         return;
     ensureGeometry();
     if (!m_layout.hasTime()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
+        p.drawText(all, Qt::AlignCenter,
             tr("No timing in this trace: no chromium events, metrics times or glog times."));
         return;
     }
     paintRows(p);
+    paintSearchHits(p);
     paintAxis(p);
     paintMarkers(p);
+    paintRangeOverlay(p);
     paintLegend(p);
+}
+
+void TimelineView::paintSearchHits(QPainter& p)
+{
+    if (m_hits.empty())
+        return;
+    const QRect lanes = lanesRect();
+    const double w = lanesWidth();
+    const QColor mark = palette().color(QPalette::Highlight);
+    p.save();
+    p.setClipRect(QRect(labelWidth(), lanes.top(), static_cast<int>(w) + 1, lanes.height()));
+    for (uint32_t ci : m_hits) {
+        const int lane = m_layout.laneOf(ci);
+        if (lane < 0)
+            continue;
+        const Compile& c = m_trace->compiles[ci];
+        if (c.endUs < m_view.start || c.startUs > m_view.end)
+            continue;
+        const Row& row = m_layout.rows()[static_cast<size_t>(lane)];
+        const int y = lanes.top() + row.y - m_vbar->value();
+        const int xa = static_cast<int>(std::floor(xOfTime(c.startUs)));
+        const int xb = std::max(xa + 5, static_cast<int>(std::ceil(xOfTime(c.endUs))));
+        // Bars above and below the span: visible on every status colour, even when folded.
+        p.fillRect(QRect(xa - 1, y, xb - xa + 2, 3), mark);
+        p.fillRect(QRect(xa - 1, y + row.height - 3, xb - xa + 2, 3), mark);
+    }
+    p.restore();
+}
+
+void TimelineView::paintRangeOverlay(QPainter& p)
+{
+    if (!m_range)
+        return;
+    const QPalette& pal = palette();
+    const double w = lanesWidth();
+    const int x0 = labelWidth();
+    const int top = kAxisHeight;
+    const int bottom = lanesRect().bottom();
+    const int xa = std::clamp(
+        static_cast<int>(std::floor(xOfTime(m_range->start))), x0, x0 + static_cast<int>(w));
+    const int xb = std::clamp(
+        static_cast<int>(std::ceil(xOfTime(m_range->end))), x0, x0 + static_cast<int>(w));
+    QColor shade = pal.color(QPalette::Highlight);
+    shade.setAlpha(50);
+    p.fillRect(QRect(QPoint(xa, top), QPoint(std::max(xa, xb - 1), bottom)), shade);
+    p.setPen(pal.color(QPalette::Highlight));
+    p.drawLine(xa, top, xa, bottom);
+    p.drawLine(xb, top, xb, bottom);
+
+    // The box: duration, then what the range holds.
+    const QStringList lines = rangeSummaryLines(rangeSummary(), m_tzOffset);
+    QFont f = font();
+    f.setPointSizeF(font().pointSizeF() * 0.9);
+    p.setFont(f);
+    const QFontMetrics fm(f);
+    int tw = 0;
+    for (const QString& l : lines)
+        tw = std::max(tw, fm.horizontalAdvance(l));
+    const int lh = fm.height();
+    QRect box(0, top + kMarkerHeight + 6, tw + 16, lh * static_cast<int>(lines.size()) + 10);
+    int bx = xb + 8;
+    if (bx + box.width() > x0 + static_cast<int>(w))
+        bx = std::max(x0 + 4, xa - 8 - box.width());
+    box.moveLeft(bx);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(pal.color(QPalette::Mid));
+    p.setBrush(pal.color(QPalette::ToolTipBase));
+    p.drawRoundedRect(box, 4, 4);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(pal.color(QPalette::ToolTipText));
+    for (int i = 0; i < lines.size(); ++i) {
+        QFont lf = f;
+        lf.setBold(i == 0);
+        p.setFont(lf);
+        p.drawText(QRect(box.left() + 8, box.top() + 5 + i * lh, tw + 4, lh),
+            Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+    }
+    p.setBrush(Qt::NoBrush);
 }
 
 void TimelineView::paintAxis(QPainter& p)
@@ -419,7 +640,7 @@ void TimelineView::paintAxis(QPainter& p)
     p.drawText(QRect(8, 0, labelWidth() - 12, r.height() - 4), Qt::AlignLeft | Qt::AlignBottom,
         tr("wall clock · view %1").arg(formatDuration(m_view.span())));
     p.setPen(grid);
-    p.drawLine(labelWidth() - 1, 0, labelWidth() - 1, height());
+    p.drawLine(labelWidth() - 1, 0, labelWidth() - 1, canvas().height());
 }
 
 void TimelineView::paintMarkers(QPainter& p)
@@ -438,6 +659,7 @@ void TimelineView::paintMarkers(QPainter& p)
     p.setFont(glyphFont);
     p.setClipRect(QRect(labelWidth(), r.top(), r.width() - labelWidth(), r.height()));
     const uint32_t selected = m_selection->current();
+    const bool darkBase = pal.color(QPalette::Base).lightness() < 128;
     for (size_t i = 0; i < m_cachedMarkers.size(); ++i) {
         const CachedMarker& cm = m_cachedMarkers[i];
         const Marker& m = m_layout.markers()[cm.marker];
@@ -445,10 +667,16 @@ void TimelineView::paintMarkers(QPainter& p)
         const int x = labelWidth() + static_cast<int>(std::lround(cm.x));
         const bool hover
             = m_hover.kind == Hit::Kind::Marker && m_hover.index == static_cast<int>(i);
-        if (m.compile == selected || hover)
-            p.fillRect(QRect(x - 7, r.top() + 2, 14, r.height() - 4),
-                pal.color(QPalette::Highlight).lighter(170));
-        p.setPen(m.kind == MarkerKind::CacheMiss ? st.color.darker(140) : st.color);
+        if (m.compile == selected || hover) {
+            // Translucent, so it reads on light and dark bases alike.
+            QColor mark = pal.color(QPalette::Highlight);
+            mark.setAlpha(m.compile == selected ? 110 : 60);
+            p.fillRect(QRect(x - 7, r.top() + 2, 14, r.height() - 4), mark);
+        }
+        QColor glyph = m.kind == MarkerKind::CacheMiss ? st.color.darker(140) : st.color;
+        if (darkBase) // docs/ux.md: the same hues, lighter tints on a dark base
+            glyph = st.color.lighter(150);
+        p.setPen(glyph);
         p.drawText(QRect(x - 8, r.top(), 16, r.height()), Qt::AlignCenter, st.glyph);
     }
     p.setClipping(false);
@@ -504,6 +732,13 @@ void TimelineView::paintRows(QPainter& p)
             const int bw = fmSmall.horizontalAdvance(badge) + 10;
             const QRect badgeRect(x0 - bw - 8, y + 5, bw, row.height - 10);
             p.setPen(pal.color(QPalette::Text));
+            if (row.phaseDepths > 0) {
+                // Clicking the label flips the lane's phase rows.
+                p.setPen(pal.color(QPalette::PlaceholderText));
+                p.drawText(QRect(2, y, 14, row.height), Qt::AlignCenter,
+                    row.expanded ? QStringLiteral("▾") : QStringLiteral("▸"));
+                p.setPen(pal.color(QPalette::Text));
+            }
             p.drawText(QRect(16, y, badgeRect.left() - 20, row.height),
                 Qt::AlignLeft | Qt::AlignVCenter,
                 fm.elidedText(row.label, Qt::ElideMiddle, badgeRect.left() - 20));
@@ -602,6 +837,80 @@ void TimelineView::paintRows(QPainter& p)
     p.restore();
 }
 
+std::vector<TimelineView::LegendItem> TimelineView::legendItems() const
+{
+    std::vector<LegendItem> items;
+    bool group = false;
+    for (auto st : { CompileStatus::Ok, CompileStatus::GraphBreak, CompileStatus::Empty,
+             CompileStatus::Error, CompileStatus::Missing }) {
+        const auto style = statusStyle(st);
+        items.push_back({ style.color, style.glyph, style.word, true, group, {} });
+    }
+    group = true;
+    for (auto k : { MarkerKind::Recompile, MarkerKind::GraphBreak, MarkerKind::Failure,
+             MarkerKind::CacheHit, MarkerKind::CacheMiss }) {
+        const auto st = markerStyle(k);
+        items.push_back({ k == MarkerKind::CacheMiss ? st.color.darker(140) : st.color, st.glyph,
+            st.word, false, group, {} });
+        group = false;
+    }
+    items.push_back({ phaseColor("dynamo"), {}, tr("Dynamo"), true, true, {} });
+    items.push_back(
+        { phaseColor("create_aot_dispatcher_function"), {}, tr("AOTAutograd"), true, false, {} });
+    items.push_back({ phaseColor("backend_compile"), {}, tr("backend"), true, false, {} });
+    items.push_back({ phaseColor("inductor_compile"), {}, tr("Inductor"), true, false, {} });
+    return items;
+}
+
+int TimelineView::layoutLegend(std::vector<LegendItem>& items, int width) const
+{
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    const QFontMetrics fm(small);
+    // Groups (statuses, markers, phases) stay together on a line when they fit; a narrow window
+    // wraps the legend onto more lines instead of cutting it off.
+    int x = 8, line = 0;
+    const int right = width - 4;
+    for (size_t i = 0; i < items.size(); ++i) {
+        LegendItem& it = items[i];
+        auto need = [&](const LegendItem& e) {
+            return (e.swatch ? 14 : 0) + (e.glyph.isEmpty() ? 0 : fm.horizontalAdvance(e.glyph) + 3)
+                + fm.horizontalAdvance(e.word) + 12;
+        };
+        if (it.groupStart && x > 8) {
+            int groupWidth = 10;
+            for (size_t j = i; j < items.size() && (j == i || !items[j].groupStart); ++j)
+                groupWidth += need(items[j]);
+            if (x + groupWidth > right && groupWidth <= right - 8) {
+                x = 8;
+                ++line;
+            } else {
+                x += 10;
+            }
+        }
+        if (x + need(it) > right && x > 8) {
+            x = 8;
+            ++line;
+        }
+        it.at = QPoint(x, line * kLegendLine);
+        x += need(it);
+    }
+    return (line + 1) * kLegendLine + 4;
+}
+
+int TimelineView::legendHeight() const
+{
+    // Asked for by every rect function: cached per (width, font size).
+    const int w = canvas().width();
+    if (w != m_legendWidth || font().pointSizeF() != m_legendFontSize) {
+        auto items = legendItems();
+        m_legendHeight = layoutLegend(items, w);
+        m_legendWidth = w;
+        m_legendFontSize = font().pointSizeF();
+    }
+    return m_legendHeight;
+}
+
 void TimelineView::paintLegend(QPainter& p)
 {
     const QRect r = legendRect();
@@ -613,43 +922,24 @@ void TimelineView::paintLegend(QPainter& p)
     small.setPointSizeF(font().pointSizeF() * 0.9);
     p.setFont(small);
     const QFontMetrics fm(small);
-    int x = 8;
-    auto item = [&](const QColor& c, const QString& glyph, const QString& word, bool swatch) {
-        const int need
-            = (swatch ? 14 : 0) + fm.horizontalAdvance(glyph) + 3 + fm.horizontalAdvance(word) + 12;
-        if (x + need > r.right() - 4)
-            return; // out of room: the rest of the legend is in the menus' tooltips
-        if (swatch) {
-            p.fillRect(QRect(x, r.top() + 6, 10, 10), c);
+    auto items = legendItems();
+    layoutLegend(items, r.width());
+    for (const LegendItem& it : items) {
+        int x = it.at.x();
+        const int top = r.top() + 2 + it.at.y();
+        const int base = top + (kLegendLine + fm.ascent() - fm.descent()) / 2;
+        if (it.swatch) {
+            p.fillRect(QRect(x, top + (kLegendLine - 10) / 2, 10, 10), it.color);
             x += 14;
         }
-        if (!glyph.isEmpty()) {
-            p.setPen(c);
-            p.drawText(QPoint(x, r.top() + 15), glyph);
-            x += fm.horizontalAdvance(glyph) + 3;
+        if (!it.glyph.isEmpty()) {
+            p.setPen(it.color);
+            p.drawText(QPoint(x, base), it.glyph);
+            x += fm.horizontalAdvance(it.glyph) + 3;
         }
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QPoint(x, r.top() + 15), word);
-        x += fm.horizontalAdvance(word) + 12;
-    };
-    auto gap = [&] { x += 10; };
-    for (auto s : { CompileStatus::Ok, CompileStatus::GraphBreak, CompileStatus::Empty,
-             CompileStatus::Error, CompileStatus::Missing }) {
-        const auto st = statusStyle(s);
-        item(st.color, st.glyph, st.word, true);
+        p.drawText(QPoint(x, base), it.word);
     }
-    gap();
-    for (auto k : { MarkerKind::Recompile, MarkerKind::GraphBreak, MarkerKind::Failure,
-             MarkerKind::CacheHit, MarkerKind::CacheMiss }) {
-        const auto st = markerStyle(k);
-        item(
-            k == MarkerKind::CacheMiss ? st.color.darker(140) : st.color, st.glyph, st.word, false);
-    }
-    gap();
-    item(phaseColor("dynamo"), {}, tr("Dynamo"), true);
-    item(phaseColor("create_aot_dispatcher_function"), {}, tr("AOTAutograd"), true);
-    item(phaseColor("backend_compile"), {}, tr("backend"), true);
-    item(phaseColor("inductor_compile"), {}, tr("Inductor"), true);
 }
 
 // ---- interaction --------------------------------------------------------------------------
@@ -660,7 +950,8 @@ void TimelineView::wheelEvent(QWheelEvent* event)
     const double steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120.0;
     if (event->modifiers() & Qt::ControlModifier) {
         const double anchor = xToTime(m_view, lanesWidth(), event->position().x() - labelWidth());
-        setViewRange(zoomAt(m_view, anchor, std::pow(0.8, steps), m_layout.bounds(), kMinSpanUs));
+        changeView(
+            zoomAt(m_view, anchor, std::pow(0.8, steps), m_layout.bounds(), kMinSpanUs), false);
     } else if ((event->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
         panByFraction(-steps * 0.1);
     } else {
@@ -672,6 +963,24 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
+    if (event->button() == Qt::BackButton || event->button() == Qt::ForwardButton) {
+        if (event->button() == Qt::BackButton)
+            goBack();
+        else
+            goForward();
+        event->accept();
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)
+        && m_layout.hasTime() && pos.x() >= labelWidth() && pos.y() >= kAxisHeight
+        && pos.y() < lanesRect().bottom()) {
+        m_rangeDragging = true;
+        m_rangeAnchor = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
+        setSelectedRange(TimeRange { m_rangeAnchor, m_rangeAnchor });
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::LeftButton) {
         m_pressed = true;
         m_dragging = false;
@@ -683,6 +992,12 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
 void TimelineView::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
+    if (m_rangeDragging) {
+        const double t = std::clamp(
+            xToTime(m_view, lanesWidth(), pos.x() - labelWidth()), m_view.start, m_view.end);
+        setSelectedRange(TimeRange { std::min(t, m_rangeAnchor), std::max(t, m_rangeAnchor) });
+        return;
+    }
     if (m_pressed) {
         if (!m_dragging && (pos - m_pressPos).manhattanLength() > 3)
             m_dragging = true;
@@ -691,8 +1006,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
             m_lastDragPos = pos;
             setCursor(Qt::ClosedHandCursor);
             if (m_layout.hasTime())
-                setViewRange(
-                    panBy(m_view, -d.x() / lanesWidth() * m_view.span(), m_layout.bounds()));
+                changeView(
+                    panBy(m_view, -d.x() / lanesWidth() * m_view.span(), m_layout.bounds()), false);
             m_vbar->setValue(m_vbar->value() - d.y());
             return;
         }
@@ -712,6 +1027,13 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (event->button() == Qt::LeftButton && m_rangeDragging) {
+        m_rangeDragging = false;
+        // A Shift+click without a drag (under 3 px) selects nothing.
+        if (m_range && m_range->span() / m_view.span() * lanesWidth() < 3)
+            setSelectedRange(std::nullopt);
+        return;
+    }
     if (event->button() != Qt::LeftButton || !m_pressed)
         return;
     m_pressed = false;
@@ -720,7 +1042,17 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         m_dragging = false;
         return;
     }
-    const Hit hit = hitAt(event->position().toPoint());
+    const QPoint pos = event->position().toPoint();
+    if (pos.x() < labelWidth() && lanesRect().contains(pos)) {
+        toggleLane(m_layout.rowAt(pos.y() - lanesRect().top() + m_vbar->value()));
+        return;
+    }
+    if (m_range && pos.x() >= labelWidth()) {
+        const double t = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
+        if (t < m_range->start || t > m_range->end)
+            setSelectedRange(std::nullopt); // a click outside the range drops it
+    }
+    const Hit hit = hitAt(pos);
     if (hit.kind == Hit::Kind::Folded) {
         // Zoom into the folded block so its items separate.
         const auto& f
@@ -731,8 +1063,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     }
     const uint32_t c = compileOf(hit);
-    if (c != kNone)
+    if (c != kNone) {
+        m_clickSelecting = true; // what the user clicked is on screen: keep their zoom
         m_selection->setCurrent(c);
+        m_clickSelecting = false;
+    }
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
@@ -749,7 +1084,34 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
+    if (event->modifiers() & Qt::AltModifier) {
+        // The window's Back/Forward actions normally take these; a bare view handles them too.
+        if (event->key() == Qt::Key_Left || event->key() == Qt::Key_Right) {
+            if (event->key() == Qt::Key_Left)
+                goBack();
+            else
+                goForward();
+            event->accept();
+            return;
+        }
+    }
     switch (event->key()) {
+    case Qt::Key_Escape:
+        if (!m_range) {
+            QWidget::keyPressEvent(event);
+            return;
+        }
+        setSelectedRange(std::nullopt);
+        break;
+    case Qt::Key_Z:
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (!m_range) {
+            QWidget::keyPressEvent(event);
+            return;
+        }
+        zoomToSelectedRange();
+        break;
     case Qt::Key_W:
     case Qt::Key_Plus:
     case Qt::Key_Equal:

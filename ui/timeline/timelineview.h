@@ -4,14 +4,25 @@
 // legend. One painting widget: the geometry of what is visible is computed for the current
 // (range, size, scroll) with binary searches and folding (timelinegeometry.h) and cached, so hover
 // repaints reuse it. Selection is the shared CompileSelection.
+//
+// Navigation: every change of the visible range that is a new place (fit, double-click, a search
+// step, following a selection, a gesture after a pause) is remembered in a ZoomHistory for
+// back/forward. Shift+drag selects a time range and shows what it holds in an overlay. All drawing
+// goes through one QPainter (paintAll), so the screen, a QImage at any device pixel ratio and an
+// SVG (QSvgGenerator) get the same geometry; renderTimeline() paints at a chosen canvas size.
 #pragma once
 
 #include "core/model/trace.h"
+#include "ui/timeline/rangesummary.h"
 #include "ui/timeline/timelinelayout.h"
+#include "ui/timeline/zoomhistory.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <unordered_set>
 
 class QScrollBar;
 
@@ -27,7 +38,38 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace);
     const timeline::TimelineLayout& layout() const { return m_layout; }
     timeline::TimeRange viewRange() const { return m_view; }
+    // A new place: the range left is remembered for back().
     void setViewRange(const timeline::TimeRange& range);
+
+    // Back and forward through the visible ranges (Alt+Left / Alt+Right, mouse buttons).
+    bool canGoBack() const { return m_history.canBack(); }
+    bool canGoForward() const { return m_history.canForward(); }
+    void goBack();
+    void goForward();
+
+    // Shift+drag selection of a time range; nullopt when none.
+    std::optional<timeline::TimeRange> selectedRange() const { return m_range; }
+    void setSelectedRange(std::optional<timeline::TimeRange> range);
+    timeline::RangeSummary rangeSummary() const;
+    void zoomToSelectedRange();
+
+    // Compiles to mark as search hits (a bar above and below each).
+    void setSearchHits(const std::vector<uint32_t>& compiles);
+
+    // Phase rows: compact mode shows compiles only; otherwise at most maxPhaseRows depth rows per
+    // lane. Clicking a lane's label flips that lane.
+    const timeline::LayoutOptions& layoutOptions() const { return m_layoutOptions; }
+    void setLayoutOptions(const timeline::LayoutOptions& options);
+    void toggleLane(int row);
+
+    // Paints the whole timeline into p at a canvas of `size` logical pixels (exports: QImage at
+    // any device pixel ratio, QSvgGenerator). The widget itself is untouched.
+    void renderTimeline(QPainter& p, const QSize& size);
+    int tzOffsetMinutes() const { return m_tzOffset; }
+
+    // Brings a compile into view: pans to it when it is off-screen, zooms in when it is narrower
+    // than a few pixels, keeps the user's zoom otherwise. Selections made elsewhere call it.
+    void revealCompile(uint32_t compile);
 
     void fitAll();
     void fitSelection();
@@ -42,6 +84,11 @@ public:
 
     QSize sizeHint() const override { return { 900, 360 }; }
     QSize minimumSizeHint() const override { return { 300, 160 }; }
+
+Q_SIGNALS:
+    void historyChanged();
+    void viewRangeChanged();
+    void selectedRangeChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -75,6 +122,23 @@ private:
     QRect markerRect() const;
     QRect lanesRect() const; // where rows scroll, labels included
     QRect legendRect() const;
+    QSize canvas() const { return m_canvas.isValid() ? m_canvas : size(); }
+    struct LegendItem {
+        QColor color;
+        QString glyph, word;
+        bool swatch = false;
+        bool groupStart = false;
+        QPoint at; // laid out by layoutLegend()
+    };
+    std::vector<LegendItem> legendItems() const;
+    // Lays the legend out in lines that fit `width`; returns the height it needs.
+    int layoutLegend(std::vector<LegendItem>& items, int width) const;
+    int legendHeight() const;
+    void changeView(const timeline::TimeRange& range, bool newPlace);
+    void paintAll(QPainter& p);
+    void paintRangeOverlay(QPainter& p);
+    void paintSearchHits(QPainter& p);
+    double xOfTime(double t) const; // widget x
     int labelWidth() const { return 250; }
     double lanesWidth() const;
     void ensureGeometry();
@@ -107,6 +171,18 @@ private:
     bool m_cacheValid = false;
     std::vector<CachedRow> m_cachedRows;
     std::vector<CachedMarker> m_cachedMarkers;
+
+    timeline::ZoomHistory m_history;
+    QElapsedTimer m_gesture; // running while a continuous gesture (wheel, drag, keys) goes on
+    std::optional<timeline::TimeRange> m_range;
+    bool m_rangeDragging = false;
+    double m_rangeAnchor = 0;
+    std::unordered_set<uint32_t> m_hits;
+    timeline::LayoutOptions m_layoutOptions;
+    QSize m_canvas; // invalid: the widget's size
+    mutable int m_legendWidth = -1, m_legendHeight = 0;
+    mutable qreal m_legendFontSize = 0;
+    bool m_clickSelecting = false;
 
     Hit m_hover;
     QPoint m_pressPos;

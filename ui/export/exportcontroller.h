@@ -1,0 +1,61 @@
+// ExportController: File > Export Image (Ctrl+E), Edit > Copy Image, Edit > Copy as Bug Report,
+// and the Report dock. Images go only where the user chose in a file dialog (or to the
+// clipboard); the default file name never comes from trace content. MainWindow only creates it;
+// it follows the window's loads.
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <QObject>
+#include <QSize>
+
+#include <memory>
+
+class QDockWidget;
+
+namespace dynascope::ui {
+
+class CompileSelection;
+class MainActions;
+class MainWindow;
+class ReportView;
+class TimelineView;
+
+class ExportController : public QObject {
+    Q_OBJECT
+public:
+    enum class Target { Timeline, Window };
+    enum class Format { Png1x, Png2x, Svg };
+
+    ExportController(MainWindow* window, MainActions* actions, TimelineView* timeline,
+        CompileSelection* selection);
+
+    // The footer of every image: trace file, selected compile, visible range, version.
+    QString footerText() const;
+    // Writes the image to `path` (chosen by the user). False with a message in *error.
+    bool exportTo(const QString& path, Target target, Format format, QString* error) const;
+    // The Markdown that "Copy as bug report" puts on the clipboard; empty without a selection.
+    QString bugReportText() const;
+    ReportView* reportView() const { return m_report; }
+    QDockWidget* reportDock() const { return m_reportDock; }
+
+public Q_SLOTS:
+    void exportImageInteractive();
+    void copyImage();
+    void copyBugReport();
+
+private:
+    void onTraceChanged();
+    void updateActions();
+
+    MainWindow* m_window;
+    MainActions* m_actions;
+    TimelineView* m_timeline;
+    CompileSelection* m_selection;
+    ReportView* m_report = nullptr;
+    QDockWidget* m_reportDock = nullptr;
+    std::shared_ptr<const Trace> m_trace;
+    QString m_lastDir;
+};
+
+} // namespace dynascope::ui

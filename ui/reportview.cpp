@@ -1,0 +1,151 @@
+#include "ui/reportview.h"
+
+#include "core/report/report.h"
+#include "core/report/report_render.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace dynascope::ui {
+
+namespace {
+struct Rendered {
+    QString markdown, json;
+};
+Rendered renderReportText(const Trace& trace)
+{
+    // Payload hashes are the diagnostics dock's business; the report view stays quick.
+    ReportOptions options;
+    options.verifyPayloads = false;
+    const Report report = buildReport(trace, options);
+    return { QString::fromStdString(reportMarkdown(report)),
+        QString::fromStdString(reportJson(report)) };
+}
+} // namespace
+
+ReportView::ReportView(QWidget* parent)
+    : QWidget(parent)
+    , m_format(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_copy(new QPushButton(tr("Copy"), this))
+    , m_save(new QPushButton(tr("Save…"), this))
+    , m_text(new QPlainTextEdit(this))
+{
+    setObjectName(QStringLiteral("reportView"));
+    m_format->addItems({ tr("Markdown"), tr("JSON") });
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(tr("Open a trace to see its compile report."));
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_format);
+    top->addWidget(m_status, 1);
+    top->addWidget(m_copy);
+    top->addWidget(m_save);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_text, 1);
+    connect(m_format, &QComboBox::currentIndexChanged, this,
+        [this] { showText(m_format->currentIndex() == 0 ? m_markdown : m_json); });
+    connect(m_copy, &QPushButton::clicked, this,
+        [this] { QApplication::clipboard()->setText(m_text->toPlainText()); });
+    connect(m_save, &QPushButton::clicked, this, &ReportView::saveAs);
+    m_copy->setEnabled(false);
+    m_save->setEnabled(false);
+}
+
+void ReportView::setTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    ++m_generation;
+    m_built = false;
+    m_building = false;
+    m_markdown.clear();
+    m_json.clear();
+    showText({});
+    m_status->clear();
+    if (m_trace && isVisible())
+        buildAsync();
+}
+
+void ReportView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_trace && !m_built && !m_building)
+        buildAsync();
+}
+
+void ReportView::buildNow()
+{
+    if (!m_trace)
+        return;
+    const Rendered r = renderReportText(*m_trace);
+    m_markdown = r.markdown;
+    m_json = r.json;
+    m_built = true;
+    m_status->clear();
+    showText(m_format->currentIndex() == 0 ? m_markdown : m_json);
+    Q_EMIT built();
+}
+
+void ReportView::buildAsync()
+{
+    m_building = true;
+    m_status->setText(tr("Building the report…"));
+    const quint64 generation = m_generation;
+    auto* watcher = new QFutureWatcher<Rendered>(this);
+    connect(watcher, &QFutureWatcher<Rendered>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer trace replaced this one
+        const Rendered r = watcher->result();
+        m_markdown = r.markdown;
+        m_json = r.json;
+        m_built = true;
+        m_building = false;
+        m_status->clear();
+        showText(m_format->currentIndex() == 0 ? m_markdown : m_json);
+        Q_EMIT built();
+    });
+    std::shared_ptr<const Trace> trace = m_trace;
+    watcher->setFuture(QtConcurrent::run([trace] { return renderReportText(*trace); }));
+}
+
+void ReportView::showText(const QString& text)
+{
+    m_text->setPlainText(text);
+    m_copy->setEnabled(!text.isEmpty());
+    m_save->setEnabled(!text.isEmpty());
+}
+
+void ReportView::saveAs()
+{
+    const bool md = m_format->currentIndex() == 0;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Report"),
+        md ? QStringLiteral("report.md") : QStringLiteral("report.json"),
+        md ? tr("Markdown (*.md)") : tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || f.write(m_text->toPlainText().toUtf8()) < 0) {
+        QMessageBox::warning(this, tr("Save Report"), tr("Could not write %1").arg(path));
+    }
+}
+
+} // namespace dynascope::ui

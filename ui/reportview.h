@@ -1,0 +1,53 @@
+// ReportView: the compile report of the loaded trace (core/report) as read-only plain text, in
+// Markdown or JSON. Trace strings never reach a rich-text widget: the report is shown in a
+// QPlainTextEdit. Built off the GUI thread the first time the view is shown after a load.
+#pragma once
+
+#include "core/model/trace.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace dynascope::ui {
+
+class ReportView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ReportView(QWidget* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    QPlainTextEdit* textView() const { return m_text; }
+    // Builds the report now, on the calling thread (tests, screenshots).
+    void buildNow();
+    bool isBuilt() const { return m_built; }
+
+Q_SIGNALS:
+    void built();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void buildAsync();
+    void showText(const QString& text);
+    void saveAs();
+
+    std::shared_ptr<const Trace> m_trace;
+    quint64 m_generation = 0;
+    bool m_built = false;
+    bool m_building = false;
+    QString m_markdown, m_json;
+    QComboBox* m_format;
+    QLabel* m_status;
+    QPushButton* m_copy;
+    QPushButton* m_save;
+    QPlainTextEdit* m_text;
+};
+
+} // namespace dynascope::ui
