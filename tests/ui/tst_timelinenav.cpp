@@ -155,6 +155,8 @@ private Q_SLOTS:
                 ? 1
                 : 0;
         QCOMPARE(part.compiles, expected);
+        if (const QString keep = qEnvironmentVariable("DYNASCOPE_SHOT_DIR"); !keep.isEmpty())
+            view.grab().save(keep + QStringLiteral("/range-overlay.png"));
         QVERIFY(part.compiles >= 2 && part.compiles < 9);
         QVERIFY(
             part.compileUs <= view.selectedRange()->span() * static_cast<double>(part.compiles));
@@ -208,6 +210,8 @@ private Q_SLOTS:
         QTest::keyClick(bar.lineEdit(), Qt::Key_Return, Qt::ShiftModifier);
         QCOMPARE(selection.current(), byId("[3/4]"));
         QCOMPARE(bar.countText(), QStringLiteral("4/4"));
+        if (const QString keep = qEnvironmentVariable("DYNASCOPE_SHOT_DIR"); !keep.isEmpty())
+            view.grab().save(keep + QStringLiteral("/search-hits.png"));
     }
 
     void followSelectionPansAndZooms()
