@@ -1,7 +1,9 @@
 // FileBuilder: the single pass over one trace file.
 //
 // Lines are found with memchr; a header's JSON is parsed once with simdjson on-demand for the
-// envelope (kind and compile id). A record is processed when its payload is complete, i.e. when
+// envelope (kind and compile id). That per-line work needs nothing from earlier records, so it runs
+// ahead on helper threads over chunks of the file (chunk_scan.h) and the builder consumes the
+// scanned chunks in file order. A record is processed when its payload is complete, i.e. when
 // the next header arrives. Payloads stay in the buffer: only the kinds the model needs (chromium
 // events, recompile reasons, graph-break text, guards, errors) are decoded.
 //
@@ -17,16 +19,18 @@
 #include "core/analysis/recompile_linker.h"
 #include "core/analysis/status.h"
 #include "core/io/input_buffer.h"
+#include "core/load/chunk_scan.h"
 #include "core/parse/envelope.h"
-#include "core/parse/glog_prefix.h"
-#include "core/parse/line_splitter.h"
 #include "core/util/json_dom.h"
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 namespace dynascope {
@@ -86,7 +90,8 @@ private:
         m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
     }
     uint16_t internKind(std::string_view kind);
-    void header(const Line& line);
+    void header(ScannedHeader& scanned, uint64_t lineBase);
+    void badPrefix(const ScanEvent& ev, uint64_t lineBase);
     void finishRecord();
     void process(uint32_t idx);
     uint32_t assign(uint32_t idx, bool preStart);
@@ -113,7 +118,6 @@ private:
     std::unique_ptr<Trace> m_trace;
     EnvelopeParser m_envelopeParser;
     simdjson::dom::parser m_dom;
-    std::string m_paddedCopy;
     struct StringHash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
@@ -127,7 +131,7 @@ private:
     uint32_t m_open = kNone;
     Envelope m_env;
     bool m_envOk = false;
-    const char* m_jsonBase = nullptr; // the header JSON as parsed (buffer or m_paddedCopy)
+    const char* m_jsonBase = nullptr; // the header JSON as parsed (buffer or a padded copy)
     uint64_t m_jsonOffset = 0; // where that JSON is in the buffer
 
     std::map<IdKey, KeyState> m_keys;
@@ -170,55 +174,40 @@ bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
     return !m_dom.parse(text.data(), text.size(), true).get(out);
 }
 
-void Builder::header(const Line& line)
+void Builder::badPrefix(const ScanEvent& ev, uint64_t lineBase)
 {
     finishRecord();
-    const char* base = m_in.buffer->data();
-    std::string_view text(base + line.offset, line.length);
-    auto prefix = parseGlogPrefix(text);
-    if (!prefix) {
-        ++file().badLines;
-        std::string shown(text.substr(0, 80));
-        for (char& ch : shown)
-            if (static_cast<unsigned char>(ch) < 0x20)
-                ch = ' ';
-        diag(Severity::Warning, DiagnosticCode::BadPrefix, line.number,
-            "not a trace record (no glog prefix followed by JSON): \"" + shown
-                + (text.size() > 80 ? "...\"" : "\""));
-        return;
-    }
-    Record r;
-    r.offset = line.offset;
-    r.headerLength = line.length;
-    r.line = static_cast<uint32_t>(std::min<uint64_t>(line.number, 0xffffffffu));
-    r.glogMs = prefix->msOfDay;
-    r.glogDate = static_cast<uint16_t>(prefix->month * 32 + prefix->day);
-    if (line.offset + line.length + 1 < m_in.buffer->size() + 1 && line.length > 0) {
-        size_t end = line.offset + line.length;
-        if (end < m_in.buffer->size() && base[end] == '\r')
-            r.flags |= kCrlf;
-    }
-    std::string_view json = text.substr(prefix->jsonOffset);
-    if (!m_in.buffer->paddedAt(line.offset + prefix->jsonOffset, json.size())) {
-        m_paddedCopy.assign(json);
-        m_paddedCopy.append(InputBuffer::kPadding, '\0');
-        json = std::string_view(m_paddedCopy.data(), json.size());
-    }
-    m_jsonBase = json.data();
-    m_jsonOffset = line.offset + prefix->jsonOffset;
-    std::string error;
-    m_envOk = m_envelopeParser.parse(json, m_env, error);
+    std::string_view text(m_in.buffer->data() + ev.index, ev.length);
+    ++file().badLines;
+    std::string shown(text.substr(0, 80));
+    for (char& ch : shown)
+        if (static_cast<unsigned char>(ch) < 0x20)
+            ch = ' ';
+    diag(Severity::Warning, DiagnosticCode::BadPrefix, lineBase + ev.line,
+        "not a trace record (no glog prefix followed by JSON): \"" + shown
+            + (text.size() > 80 ? "...\"" : "\""));
+}
+
+// A header line as chunk_scan.cpp found it (prefix, envelope and payload extent already there).
+void Builder::header(ScannedHeader& scanned, uint64_t lineBase)
+{
+    finishRecord();
+    Record r = scanned.record;
+    const uint64_t lineNumber = lineBase + r.line;
+    r.line = static_cast<uint32_t>(std::min<uint64_t>(lineNumber, 0xffffffffu));
+    m_env = scanned.env;
+    m_envOk = !(r.flags & kBadJson);
+    m_jsonBase = scanned.jsonBase;
+    m_jsonOffset = scanned.jsonOffset;
     uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
     if (!m_envOk) {
-        r.flags |= kBadJson;
         r.kind = internKind("(bad header)");
         ++file().badLines;
-        diag(Severity::Warning, DiagnosticCode::BadJson, line.number,
-            "header JSON does not parse (" + error + "); the record is kept without its fields");
+        diag(Severity::Warning, DiagnosticCode::BadJson, lineNumber,
+            "header JSON does not parse (" + scanned.error
+                + "); the record is kept without its fields");
     } else {
         r.kind = internKind(m_env.kind);
-        if (!m_env.hasPayload.empty())
-            r.flags |= kHasPayloadHash;
         if (m_env.rank && !m_rank)
             m_rank = m_env.rank;
     }
@@ -1011,47 +1000,133 @@ void Builder::finish()
     }
 }
 
+// Scans chunks of a file ahead on helper threads (chunk_scan.h); take() hands them over in file
+// order, scanning a chunk itself when no helper has started it, so the consumer never waits on an
+// idle pool. At most `window` chunks are scanned ahead of the one being consumed.
+class ChunkPipeline {
+public:
+    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers)
+        : m_buffer(buffer)
+        , m_chunkBytes(chunkBytes)
+        , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
+        , m_window(2 * (size_t(helpers) + 1))
+        , m_ready(m_chunks)
+    {
+        helpers = static_cast<unsigned>(std::min<size_t>(helpers, m_chunks - 1));
+        for (unsigned i = 0; i < helpers; ++i)
+            m_threads.emplace_back([this] { work(); });
+    }
+    ~ChunkPipeline()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_quit = true;
+        }
+        m_cv.notify_all();
+        m_threads.clear(); // joins
+    }
+    size_t chunks() const { return m_chunks; }
+
+    std::unique_ptr<ScannedChunk> take(size_t k, EnvelopeParser& parser)
+    {
+        std::unique_lock lock(m_mutex);
+        std::unique_ptr<ScannedChunk> c;
+        if (m_nextClaim <= k) {
+            m_nextClaim = k + 1;
+            lock.unlock();
+            c = std::make_unique<ScannedChunk>();
+            scan(k, parser, *c);
+            lock.lock();
+        } else {
+            m_cv.wait(lock, [&] { return m_ready[k] != nullptr; });
+            c = std::move(m_ready[k]);
+        }
+        m_consumed = k + 1;
+        m_cv.notify_all();
+        return c;
+    }
+
+private:
+    void scan(size_t k, EnvelopeParser& parser, ScannedChunk& out) const
+    {
+        const uint64_t b = chunkStart(m_buffer, k * m_chunkBytes);
+        const uint64_t e
+            = k + 1 < m_chunks ? chunkStart(m_buffer, (k + 1) * m_chunkBytes) : m_buffer.size();
+        scanChunk(m_buffer, b, std::max(b, e), parser, out);
+    }
+    void work()
+    {
+        EnvelopeParser parser;
+        std::unique_lock lock(m_mutex);
+        while (true) {
+            m_cv.wait(lock, [&] {
+                return m_quit || (m_nextClaim < m_chunks && m_nextClaim < m_consumed + m_window);
+            });
+            if (m_quit)
+                return;
+            const size_t k = m_nextClaim++;
+            lock.unlock();
+            auto c = std::make_unique<ScannedChunk>();
+            scan(k, parser, *c);
+            lock.lock();
+            m_ready[k] = std::move(c);
+            m_cv.notify_all();
+        }
+    }
+
+    const InputBuffer& m_buffer;
+    const uint64_t m_chunkBytes;
+    const size_t m_chunks;
+    const size_t m_window;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::vector<std::unique_ptr<ScannedChunk>> m_ready;
+    size_t m_nextClaim = 0; // chunks below it are being scanned or done
+    size_t m_consumed = 0; // chunks handed to the consumer
+    bool m_quit = false;
+    std::vector<std::jthread> m_threads; // last: joined before the rest is destroyed
+};
+
 std::unique_ptr<Trace> Builder::run()
 {
-    LineSplitter lines(m_in.buffer->view());
-    Line line;
+    ChunkPipeline pipeline(
+        *m_in.buffer, std::max<uint64_t>(1, m_in.chunkBytes), m_in.threads > 1 ? m_in.threads - 1 : 0);
     uint64_t lastLineNumber = 0;
     bool lastTerminated = true;
-    bool reportedOrphan = false;
-    while (lines.next(line)) {
-        lastLineNumber = line.number;
-        lastTerminated = line.terminated;
-        if ((line.number & 0xffff) == 0) {
-            if (m_in.stop.stop_requested())
+    uint64_t lineBase = 0; // lines before the chunk being read
+    // The open record's envelope may point into the previous chunk until the next header.
+    std::unique_ptr<ScannedChunk> previous;
+    for (size_t k = 0; k < pipeline.chunks(); ++k) {
+        if (k > 0 && m_in.stop.stop_requested())
+            break;
+        std::unique_ptr<ScannedChunk> chunk = pipeline.take(k, m_envelopeParser);
+        for (const ScanEvent& ev : chunk->events) {
+            switch (ev.kind) {
+            case ScanEvent::Kind::Header:
+                header(chunk->headers[ev.index], lineBase);
                 break;
-            if (m_in.progress && line.offset - m_lastProgress > (8u << 20)) {
-                m_lastProgress = line.offset;
-                m_in.progress(line.offset);
-            }
-        }
-        if (line.length == 0)
-            continue;
-        const char first = m_in.buffer->data()[line.offset];
-        if (first == '\t') {
-            if (m_open == kNone) {
+            case ScanEvent::Kind::BadPrefix:
+                badPrefix(ev, lineBase);
+                break;
+            case ScanEvent::Kind::Orphan:
                 ++file().badLines;
-                if (!reportedOrphan)
-                    diag(Severity::Warning, DiagnosticCode::OrphanPayload, line.number,
+                if (ev.report)
+                    diag(Severity::Warning, DiagnosticCode::OrphanPayload, lineBase + ev.line,
                         "payload line with no header before it (further ones in this run not "
                         "reported)");
-                reportedOrphan = true;
-                continue;
+                break;
             }
-            Record& r = m_trace->records[m_open];
-            uint64_t start = r.payloadOffset();
-            uint64_t end = line.offset + line.length;
-            r.payloadLength = end > start
-                ? static_cast<uint32_t>(std::min<uint64_t>(end - start, 0xffffffffu))
-                : 0;
-            continue;
         }
-        reportedOrphan = false;
-        header(line);
+        if (chunk->lines > 0) {
+            lineBase += chunk->lines;
+            lastLineNumber = lineBase;
+            lastTerminated = chunk->lastTerminated;
+        }
+        if (m_in.progress && chunk->end - m_lastProgress > (8u << 20)) {
+            m_lastProgress = chunk->end;
+            m_in.progress(chunk->end);
+        }
+        previous = std::move(chunk);
     }
     if (!lastTerminated && m_open != kNone) {
         // A last line without '\n' is only a cut if the record is incomplete: its JSON broke

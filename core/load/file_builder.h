@@ -19,6 +19,10 @@ struct FileBuildInput {
     std::stop_token stop;
     // Called now and then with the bytes indexed so far.
     std::function<void(uint64_t)> progress;
+    // Threads that scan the file's lines and headers (chunk_scan.h); 1 = only the caller's.
+    unsigned threads = 1;
+    // Size of the chunks they scan (tests make it small to put boundaries everywhere).
+    uint64_t chunkBytes = 4u << 20;
 };
 
 // Never throws for bad content: problems become diagnostics in the returned trace.

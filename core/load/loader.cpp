@@ -96,6 +96,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
         progress({ done.load(), total, stage });
     };
 
+    unsigned scanThreads = 1; // per file, set below
     auto work = [&](size_t i) {
         std::string error;
         auto buffer = InputBuffer::open(files[i], options.maxDecompressedBytes, error);
@@ -117,6 +118,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
                                done += scaled - std::min(prev, scaled);
                                report("indexing");
                            } };
+        in.threads = scanThreads;
         parts[i] = buildFile(in);
         if (!error.empty())
             parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
@@ -125,7 +127,10 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
 
     unsigned threads
         = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(1, files.size())));
+    const unsigned fileCount = static_cast<unsigned>(std::max<size_t>(1, files.size()));
+    // Threads left over when there are fewer files than threads scan within the files.
+    scanThreads = std::max(1u, threads / fileCount);
+    threads = std::min(threads, fileCount);
     std::atomic<size_t> next { 0 };
     std::vector<std::jthread> pool;
     for (unsigned t = 0; t + 1 < threads; ++t)

@@ -1,0 +1,128 @@
+#include "core/load/chunk_scan.h"
+
+#include "core/io/input_buffer.h"
+#include "core/parse/glog_prefix.h"
+#include "core/parse/line_splitter.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dynascope {
+
+uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos)
+{
+    const char* d = buffer.data();
+    const uint64_t size = buffer.size();
+    if (pos == 0)
+        return 0;
+    if (pos >= size)
+        return size;
+    uint64_t c = pos;
+    if (d[c - 1] != '\n') {
+        const void* nl = std::memchr(d + c, '\n', size - c);
+        if (!nl)
+            return size;
+        c = static_cast<uint64_t>(static_cast<const char*>(nl) - d) + 1;
+    }
+    while (c < size) {
+        const void* nl = std::memchr(d + c, '\n', size - c);
+        const uint64_t e = nl ? static_cast<uint64_t>(static_cast<const char*>(nl) - d) : size;
+        uint64_t len = e - c;
+        if (len > 0 && d[e - 1] == '\r')
+            --len;
+        if (len > 0 && d[c] != '\t')
+            return c;
+        c = e + 1;
+    }
+    return size;
+}
+
+void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, EnvelopeParser& parser,
+    ScannedChunk& out)
+{
+    out.begin = begin;
+    out.end = end;
+    const char* base = buffer.data();
+    LineSplitter lines(std::string_view(base + begin, end - begin));
+    Line line;
+    constexpr uint32_t kNoHeader = 0xffffffffu;
+    uint32_t open = kNoHeader; // the header whose payload lines are being read
+    bool reportedOrphan = false;
+    while (lines.next(line)) {
+        line.offset += begin;
+        out.lines = line.number;
+        out.lastTerminated = line.terminated;
+        if (line.length == 0)
+            continue;
+        if (base[line.offset] == '\t') {
+            if (open == kNoHeader) {
+                ScanEvent ev;
+                ev.kind = ScanEvent::Kind::Orphan;
+                ev.report = !reportedOrphan;
+                ev.line = line.number;
+                out.events.push_back(ev);
+                reportedOrphan = true;
+                continue;
+            }
+            Record& r = out.headers[open].record;
+            uint64_t start = r.payloadOffset();
+            uint64_t lineEnd = line.offset + line.length;
+            r.payloadLength = lineEnd > start
+                ? static_cast<uint32_t>(std::min<uint64_t>(lineEnd - start, 0xffffffffu))
+                : 0;
+            continue;
+        }
+        reportedOrphan = false;
+        open = kNoHeader;
+        std::string_view text(base + line.offset, line.length);
+        auto prefix = parseGlogPrefix(text);
+        if (!prefix) {
+            ScanEvent ev;
+            ev.kind = ScanEvent::Kind::BadPrefix;
+            ev.index = line.offset;
+            ev.length = line.length;
+            ev.line = line.number;
+            out.events.push_back(ev);
+            continue;
+        }
+        ScannedHeader h;
+        Record& r = h.record;
+        r.offset = line.offset;
+        r.headerLength = line.length;
+        r.line = static_cast<uint32_t>(std::min<uint64_t>(line.number, 0xffffffffu));
+        r.glogMs = prefix->msOfDay;
+        r.glogDate = static_cast<uint16_t>(prefix->month * 32 + prefix->day);
+        if (line.offset + line.length + 1 < buffer.size() + 1 && line.length > 0) {
+            size_t lineEnd = line.offset + line.length;
+            if (lineEnd < buffer.size() && base[lineEnd] == '\r')
+                r.flags |= kCrlf;
+        }
+        std::string_view json = text.substr(prefix->jsonOffset);
+        if (!buffer.paddedAt(line.offset + prefix->jsonOffset, json.size())) {
+            h.paddedCopy = std::make_unique<std::string>(json);
+            h.paddedCopy->append(InputBuffer::kPadding, '\0');
+            json = std::string_view(h.paddedCopy->data(), json.size());
+        }
+        h.jsonBase = json.data();
+        h.jsonOffset = line.offset + prefix->jsonOffset;
+        if (!parser.parse(json, h.env, h.error)) {
+            r.flags |= kBadJson;
+        } else {
+            if (!h.env.hasPayload.empty())
+                r.flags |= kHasPayloadHash;
+            h.env.hasPayload = {};
+            auto known = std::find(out.kinds.begin(), out.kinds.end(), h.env.kind);
+            if (known == out.kinds.end())
+                known = out.kinds.emplace(out.kinds.end(), h.env.kind);
+            h.env.kind = *known;
+        }
+        ScanEvent ev;
+        ev.kind = ScanEvent::Kind::Header;
+        ev.index = out.headers.size();
+        out.events.push_back(ev);
+        open = static_cast<uint32_t>(out.headers.size());
+        out.headers.push_back(std::move(h));
+    }
+}
+
+} // namespace dynascope

@@ -1,0 +1,61 @@
+// The first stage of loading a file: lines, glog prefixes, header envelopes and payload extents,
+// the per-line work that needs nothing from earlier records. A file is cut into chunks that each
+// start at a line that is neither a payload line nor blank, so no record crosses a boundary and
+// the state of the line loop (is a record open, is an orphan payload run being reported) is
+// known at every chunk start. Several threads scan chunks ahead while Builder (file_builder.cpp)
+// consumes them in file order and does everything that depends on earlier records; the result
+// is the same as scanning the whole file in one pass.
+#pragma once
+
+#include "core/model/trace.h"
+#include "core/parse/envelope.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dynascope {
+
+class InputBuffer;
+
+struct ScannedHeader {
+    Record record; // line is counted from the chunk's first line (1-based); kind is not set
+    // Valid when !(record.flags & kBadJson). The parser unescapes the kind and has_payload into
+    // memory its next parse reuses: kind points into ScannedChunk::kinds instead, and hasPayload
+    // is cleared (record.flags says whether there was one).
+    Envelope env;
+    std::string error; // why the header JSON does not parse
+    uint64_t jsonOffset = 0; // buffer offset of the header JSON
+    const char* jsonBase = nullptr; // the JSON text the envelope's views point into
+    std::unique_ptr<std::string> paddedCopy; // that text when the buffer has no padding after it
+};
+
+struct ScanEvent {
+    enum class Kind : uint8_t { Header, BadPrefix, Orphan };
+    Kind kind = Kind::Header;
+    bool report = false; // Orphan: the first of a run (the one that gets a diagnostic)
+    uint32_t length = 0; // BadPrefix: the line's length
+    uint64_t index = 0; // Header: into ScannedChunk::headers; BadPrefix: the line's buffer offset
+    uint64_t line = 0; // BadPrefix, Orphan: line number counted from the chunk's first line
+};
+
+struct ScannedChunk {
+    uint64_t begin = 0, end = 0; // buffer offsets
+    std::vector<ScannedHeader> headers;
+    std::deque<std::string> kinds; // the chunk's distinct kinds (stable addresses)
+    std::vector<ScanEvent> events; // in line order
+    uint64_t lines = 0; // lines in the chunk, blank ones included
+    bool lastTerminated = true; // its last line ends with '\n'
+};
+
+// Start of the chunk that begins at or after `pos`: 0 for 0, else the first line start at or
+// after pos whose line is neither blank nor a payload line; the buffer size when there is none.
+uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos);
+
+// Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`.
+void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, EnvelopeParser& parser,
+    ScannedChunk& out);
+
+} // namespace dynascope

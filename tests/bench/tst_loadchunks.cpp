@@ -1,0 +1,94 @@
+// Loading a file in chunks scanned on several threads (core/load/chunk_scan.h) gives exactly what
+// one pass gives: the summary JSON (every field the CLI prints, diagnostics included) of each
+// fixture, of each real trace in ../shared/traces, and of a scale trace, built with chunks of 1
+// byte to 64 KB on 3 threads, against one chunk on one thread. Tiny chunks put a boundary at
+// every line: after blank lines, orphan payload lines, bad headers, CRLF and cut last lines.
+#include "core/io/input_buffer.h"
+#include "core/load/file_builder.h"
+#include "core/synth/scale_trace.h"
+#include "core/writer/summary_json.h"
+
+#include <QtTest>
+
+#include <filesystem>
+#include <sstream>
+
+using namespace dynascope;
+namespace fs = std::filesystem;
+
+namespace {
+std::string summaryOf(const std::string& path, std::shared_ptr<const InputBuffer> buffer,
+    unsigned threads, uint64_t chunkBytes)
+{
+    FileBuildInput in { path, std::move(buffer), {}, {} };
+    in.threads = threads;
+    in.chunkBytes = chunkBytes;
+    auto part = buildFile(in);
+    Trace t;
+    appendTrace(t, std::move(*part));
+    return summaryJson(t);
+}
+
+void addFiles(const fs::path& dir, std::vector<std::string>& out)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec) || it->file_size(ec) > (8u << 20))
+            continue;
+        const std::string name = it->path().filename().string();
+        if (name.ends_with(".log") || name.ends_with(".txt") || name.ends_with(".zst")
+            || name.ends_with(".gz"))
+            out.push_back(it->path().string());
+    }
+    std::sort(out.begin(), out.end());
+}
+} // namespace
+
+class TestLoadChunks : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sameAsOnePass_data()
+    {
+        QTest::addColumn<QString>("path");
+        std::vector<std::string> files;
+        addFiles(DYNASCOPE_FIXTURES_DIR, files);
+        addFiles(DYNASCOPE_SHARED_TRACES, files);
+        for (const auto& f : files)
+            QTest::newRow(f.c_str()) << QString::fromStdString(f);
+        if (files.empty())
+            QSKIP("no fixtures (run ctest: make_fixtures writes them) and no ../shared/traces");
+    }
+    void sameAsOnePass()
+    {
+        QFETCH(QString, path);
+        std::string error;
+        auto buffer = InputBuffer::open(path.toStdString(), 1ull << 32, error);
+        QVERIFY2(buffer, error.c_str());
+        const std::string want = summaryOf(path.toStdString(), buffer, 1, 1ull << 40);
+        for (uint64_t chunk : { uint64_t(1), uint64_t(64), uint64_t(4096), uint64_t(65536) }) {
+            if (chunk < 64 && buffer->size() > (64u << 10))
+                continue; // a chunk per byte is slow on big files; 64 bytes still cuts every line
+            QVERIFY2(summaryOf(path.toStdString(), buffer, 3, chunk) == want,
+                (path.toStdString() + " with chunks of " + std::to_string(chunk)).c_str());
+        }
+    }
+
+    void scaleTrace()
+    {
+        std::ostringstream out;
+        ScaleTraceOptions o;
+        o.targetBytes = 6u << 20;
+        writeScaleTrace(out, o);
+        std::string error;
+        auto buffer = InputBuffer::fromBytes(out.str(), 1ull << 32, error);
+        QVERIFY(buffer);
+        const std::string want = summaryOf("scale.log", buffer, 1, 1ull << 40);
+        QCOMPARE(summaryOf("scale.log", buffer, 2, 4u << 20), want);
+        QCOMPARE(summaryOf("scale.log", buffer, 3, 100000), want);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadChunks)
+#include "tst_loadchunks.moc"
