@@ -1089,8 +1089,8 @@ private:
 
 std::unique_ptr<Trace> Builder::run()
 {
-    ChunkPipeline pipeline(
-        *m_in.buffer, std::max<uint64_t>(1, m_in.chunkBytes), m_in.threads > 1 ? m_in.threads - 1 : 0);
+    ChunkPipeline pipeline(*m_in.buffer, std::max<uint64_t>(1, m_in.chunkBytes),
+        m_in.threads > 1 ? m_in.threads - 1 : 0);
     uint64_t lastLineNumber = 0;
     bool lastTerminated = true;
     uint64_t lineBase = 0; // lines before the chunk being read
