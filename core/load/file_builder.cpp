@@ -1126,6 +1126,17 @@ std::unique_ptr<Trace> Builder::run()
             m_lastProgress = chunk->end;
             m_in.progress(chunk->end);
         }
+        // Room for the records to come, estimated from the bytes read so far: a few moves of the
+        // record table instead of one per doubling (each into fresh, not yet touched memory).
+        auto& records = m_trace->records;
+        if (chunk->end > 0 && chunk->end < m_in.buffer->size()) {
+            const double perByte
+                = static_cast<double>(records.size()) / static_cast<double>(chunk->end);
+            const auto expected
+                = static_cast<size_t>(perByte * static_cast<double>(m_in.buffer->size()));
+            if (expected > records.capacity())
+                records.reserve(expected + expected / 16);
+        }
         previous = std::move(chunk);
     }
     if (!lastTerminated && m_open != kNone) {
