@@ -268,6 +268,14 @@ double heapBytes()
 #endif
 }
 
+double cpuSeconds()
+{
+    struct rusage ru { };
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
+        + static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 double peakRssMb()
 {
     struct rusage ru { };
@@ -411,20 +419,38 @@ int main(int argc, char** argv)
     const double heapAfter = heapBytes();
     std::shared_ptr<const dynascope::Trace> trace = kept.trace;
 
-    auto loadSeries = [&](unsigned threads) {
-        std::vector<double> v;
+    // CPU time (user + system, all threads) next to the wall time: on a shared machine the wall
+    // time includes waiting for a core, the CPU time does not.
+    auto loadSeries = [&](unsigned threads, const char* what) {
+        std::vector<double> wall, cpu;
         dynascope::LoadOptions o;
         o.threads = threads;
         for (int i = 0; i < a.runs; ++i) {
+            const double c0 = cpuSeconds();
             auto t0 = Clock::now();
             auto r = dynascope::load(paths, o);
-            v.push_back(seconds(Clock::now() - t0));
+            wall.push_back(seconds(Clock::now() - t0));
+            cpu.push_back(cpuSeconds() - c0);
         }
-        return median(v);
+        std::fprintf(stderr, "dynascope-bench: %s: wall %.3f s, cpu %.3f s (medians of %d)\n", what,
+            median(wall), median(cpu), a.runs);
+        return median(wall);
     };
-    const double load = loadSeries(0);
-    const double serial = loadSeries(1);
+    const double load = loadSeries(0, "load (default threads)");
+    const double serial = loadSeries(1, "load (1 thread)");
     const double scanS = median(scan);
+    {
+        double inputMb = 0;
+        for (const auto& f : trace->files)
+            inputMb += static_cast<double>(f.decodedBytes) / (1024.0 * 1024.0);
+        double la[3] = { 0, 0, 0 };
+        if (getloadavg(la, 3) < 1)
+            la[0] = -1;
+        std::fprintf(stderr,
+            "dynascope-bench: the trace holds %.1f MB of input bytes; load average %.2f on %u "
+            "cores\n",
+            inputMb, la[0], std::thread::hardware_concurrency());
+    }
 
     std::optional<double> renderMedian, renderP95, hoverMedian;
 #ifdef DYNASCOPE_BENCH_UI
