@@ -42,6 +42,11 @@ void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, Envelope
 {
     out.begin = begin;
     out.end = end;
+    out.headers.clear();
+    out.events.clear();
+    out.kinds.clear();
+    out.lines = 0;
+    out.lastTerminated = true;
     const char* base = buffer.data();
     LineSplitter lines(std::string_view(base + begin, end - begin));
     Line line;

@@ -54,7 +54,8 @@ struct ScannedChunk {
 // after pos whose line is neither blank nor a payload line; the buffer size when there is none.
 uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos);
 
-// Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`.
+// Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`, which may be a
+// chunk scanned before (it is cleared; its vectors keep their capacity).
 void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, EnvelopeParser& parser,
     ScannedChunk& out);
 

@@ -1033,8 +1033,8 @@ public:
         std::unique_ptr<ScannedChunk> c;
         if (m_nextClaim <= k) {
             m_nextClaim = k + 1;
+            c = fresh();
             lock.unlock();
-            c = std::make_unique<ScannedChunk>();
             scan(k, parser, *c);
             lock.lock();
         } else {
@@ -1046,7 +1046,26 @@ public:
         return c;
     }
 
+    // A consumed chunk goes back for reuse: its vectors keep their capacity, so scanning does
+    // not write to fresh memory (and take page faults) for every chunk.
+    void recycle(std::unique_ptr<ScannedChunk> c)
+    {
+        if (!c)
+            return;
+        std::lock_guard lock(m_mutex);
+        m_free.push_back(std::move(c));
+    }
+
 private:
+    // With m_mutex held.
+    std::unique_ptr<ScannedChunk> fresh()
+    {
+        if (m_free.empty())
+            return std::make_unique<ScannedChunk>();
+        auto c = std::move(m_free.back());
+        m_free.pop_back();
+        return c;
+    }
     void scan(size_t k, EnvelopeParser& parser, ScannedChunk& out) const
     {
         const uint64_t b = chunkStart(m_buffer, k * m_chunkBytes);
@@ -1066,7 +1085,9 @@ private:
                 return;
             const size_t k = m_nextClaim++;
             lock.unlock();
-            auto c = std::make_unique<ScannedChunk>();
+            lock.lock();
+            auto c = fresh();
+            lock.unlock();
             scan(k, parser, *c);
             lock.lock();
             m_ready[k] = std::move(c);
@@ -1084,6 +1105,7 @@ private:
     size_t m_nextClaim = 0; // chunks below it are being scanned or done
     size_t m_consumed = 0; // chunks handed to the consumer
     bool m_quit = false;
+    std::vector<std::unique_ptr<ScannedChunk>> m_free;
     std::vector<std::jthread> m_threads; // last: joined before the rest is destroyed
 };
 
@@ -1137,6 +1159,7 @@ std::unique_ptr<Trace> Builder::run()
             if (expected > records.capacity())
                 records.reserve(expected + expected / 16);
         }
+        pipeline.recycle(std::move(previous));
         previous = std::move(chunk);
     }
     if (!lastTerminated && m_open != kNone) {
