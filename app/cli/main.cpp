@@ -21,11 +21,12 @@ namespace {
 const char* kUsage = R"(Usage: dynascope-cli COMMAND [OPTIONS] PATH...
 
 Commands:
-  summary [--json] [--latest] [--no-verify] PATH...
+  summary [--json] [--latest] [--no-verify] [--max-decompressed BYTES] PATH...
       Per file, per compile and total counts of a trace (a file, a folder of per-rank files,
       or .zst/.gz). --json prints the JSON document described in README.md.
       --latest takes only the newest trace file of a folder; --no-verify skips the payload
-      MD5 check.
+      MD5 check. --max-decompressed BYTES refuses a .zst/.gz (or pipe) input that expands past
+      BYTES (default 64 GiB).
   report [--format md|html|json] [-o FILE] [--latest] [--no-verify] PATH...
       Compile report: an evidence table, per-frame counts and time by phase, distinct graph
       breaks, recompile reasons grouped by guard with the values that changed, failures and
@@ -62,8 +63,22 @@ int summary(const std::vector<std::string>& args)
     dynascope::LoadOptions options;
     dynascope::SummaryOptions summaryOptions;
     std::vector<std::string> paths;
+    bool wantLimit = false;
     for (const auto& a : args) {
-        if (a == "--json")
+        if (wantLimit) {
+            // --max-decompressed BYTES: LoadOptions::maxDecompressedBytes (zip bombs, /dev/zero).
+            wantLimit = false;
+            size_t end = 0;
+            try {
+                options.maxDecompressedBytes = std::stoull(a, &end);
+            } catch (const std::exception&) {
+                end = 0;
+            }
+            if (end == 0 || end != a.size() || a.starts_with("-"))
+                return usageError("--max-decompressed needs a number of bytes, not '" + a + "'");
+        } else if (a == "--max-decompressed")
+            wantLimit = true;
+        else if (a == "--json")
             json = true;
         else if (a == "--latest")
             options.newestOnly = true;
@@ -74,6 +89,8 @@ int summary(const std::vector<std::string>& args)
         else
             paths.push_back(a);
     }
+    if (wantLimit)
+        return usageError("--max-decompressed needs a number of bytes");
     if (paths.empty())
         return usageError("summary needs at least one PATH");
     auto result = dynascope::load(paths, options);

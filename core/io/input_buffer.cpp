@@ -1,11 +1,9 @@
 #include "core/io/input_buffer.h"
 
-#include "core/io/huge_pages.h"
-
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -38,11 +36,7 @@ InputBuffer::Compression InputBuffer::sniff(std::string_view h)
     return Compression::None;
 }
 
-InputBuffer::~InputBuffer()
-{
-    if (m_map)
-        munmap(m_map, m_mapLength);
-}
+InputBuffer::~InputBuffer() = default;
 
 namespace {
 struct Growable {
@@ -61,10 +55,7 @@ struct Growable {
             cap = static_cast<size_t>(limit);
         if (cap <= capacity)
             return capacity > size;
-        // Not zero-filled here: whoever adopts the buffer zeroes what follows the data. Zeroing it
-        // all would touch every page before the input does.
-        auto fresh = std::make_unique_for_overwrite<char[]>(cap + InputBuffer::kPadding);
-        adviseHugePages(fresh.get(), cap + InputBuffer::kPadding);
+        auto fresh = std::make_unique<char[]>(cap + InputBuffer::kPadding);
         if (size)
             std::memcpy(fresh.get(), data.get(), size);
         data = std::move(fresh);
@@ -73,10 +64,49 @@ struct Growable {
     }
 };
 
-std::string limitMessage(uint64_t limit)
+std::string limitMessage(uint64_t limit, const char* what = "decompressed size")
 {
-    return "decompressed size exceeds the limit of " + std::to_string(limit)
+    return std::string(what) + " exceeds the limit of " + std::to_string(limit)
         + " bytes (raise it with --max-decompressed)";
+}
+
+// Output buffers are capped at limit + 1 bytes: reaching limit + 1 proves the input is over the
+// limit, while an input of exactly `limit` bytes still fits (tst_hostile::exactlyAtTheLimit).
+uint64_t capFor(uint64_t limit)
+{
+    return limit < UINT64_MAX ? limit + 1 : limit;
+}
+
+// Reads `fd` into `out`: up to `expected` bytes when non-zero (a regular file's size when
+// opened), else to the end of the input but at most `limit` bytes.
+bool readInput(int fd, uint64_t expected, uint64_t limit, Growable& out, std::string& error)
+{
+    const uint64_t cap = expected ? expected : capFor(limit);
+    while (expected == 0 || out.size < expected) {
+        const size_t step = expected ? static_cast<size_t>(expected - out.size) : size_t(1) << 20;
+        if (!out.reserve(out.size + step, cap)) {
+            error = limitMessage(limit, "input");
+            return false;
+        }
+        size_t room = out.capacity - out.size;
+        if (expected)
+            room = std::min<size_t>(room, static_cast<size_t>(expected - out.size));
+        ssize_t n = ::read(fd, out.data.get() + out.size, std::min<size_t>(room, 1u << 30));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            error = std::strerror(errno);
+            return false;
+        }
+        if (n == 0)
+            break;
+        out.size += static_cast<size_t>(n);
+    }
+    if (!expected && out.size > limit) {
+        error = limitMessage(limit, "input");
+        return false;
+    }
+    return true;
 }
 
 bool inflateZstd(std::string_view src, uint64_t limit, Growable& out, std::string& error)
@@ -89,7 +119,7 @@ bool inflateZstd(std::string_view src, uint64_t limit, Growable& out, std::strin
     ZSTD_inBuffer in { src.data(), src.size(), 0 };
     size_t last = 0;
     while (true) {
-        if (!out.reserve(out.size + (1 << 20), limit)) {
+        if (!out.reserve(out.size + (1 << 20), capFor(limit))) {
             error = limitMessage(limit);
             ZSTD_freeDCtx(ctx);
             return false;
@@ -124,7 +154,7 @@ bool inflateGzip(std::string_view src, uint64_t limit, Growable& out, std::strin
     size_t consumedBefore = 0;
     int rc = Z_OK;
     while (true) {
-        if (!out.reserve(out.size + (1 << 20), limit)) {
+        if (!out.reserve(out.size + (1 << 20), capFor(limit))) {
             error = limitMessage(limit);
             inflateEnd(&zs);
             return false;
@@ -169,18 +199,27 @@ bool InputBuffer::decompress(std::string_view src, uint64_t maxDecoded, std::str
     Growable out;
     bool ok = m_compression == Compression::Zstd ? inflateZstd(src, maxDecoded, out, error)
                                                  : inflateGzip(src, maxDecoded, out, error);
+    if (ok && out.size > maxDecoded) {
+        error = limitMessage(maxDecoded);
+        ok = false;
+    }
     if (!ok)
         return false;
-    if (!out.data) {
-        out.data = std::make_unique<char[]>(kPadding);
-        out.capacity = 0;
-    }
-    std::memset(out.data.get() + out.size, 0, out.capacity + kPadding - out.size);
-    m_owned = std::move(out.data);
-    m_data = m_owned.get();
-    m_size = out.size;
-    m_readable = out.capacity + kPadding;
+    adopt(std::move(out.data), out.size, out.capacity);
     return true;
+}
+
+void InputBuffer::adopt(std::unique_ptr<char[]> data, size_t size, size_t capacity)
+{
+    if (!data) {
+        data = std::make_unique<char[]>(kPadding);
+        capacity = 0;
+    }
+    std::memset(data.get() + size, 0, capacity + kPadding - size);
+    m_owned = std::move(data);
+    m_data = m_owned.get();
+    m_size = size;
+    m_readable = capacity + kPadding;
 }
 
 std::shared_ptr<const InputBuffer> InputBuffer::fromBytes(
@@ -207,7 +246,9 @@ std::shared_ptr<const InputBuffer> InputBuffer::fromBytes(
 std::shared_ptr<const InputBuffer> InputBuffer::open(
     const std::string& path, uint64_t maxDecoded, std::string& error)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO that has no writer would block forever (a hang, not an error);
+    // it is cleared again before reading, so a pipe with a writer is read to its end.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         error = std::strerror(errno);
         return nullptr;
@@ -223,44 +264,37 @@ std::shared_ptr<const InputBuffer> InputBuffer::open(
         error = "is a folder";
         return nullptr;
     }
-    std::shared_ptr<InputBuffer> b(new InputBuffer);
-    b->m_fileBytes = static_cast<uint64_t>(st.st_size);
-    if (st.st_size == 0 || !S_ISREG(st.st_mode)) {
-        // Empty files and non-regular files (pipes): read them plainly.
-        std::string bytes;
-        char chunk[65536];
-        ssize_t n;
-        while ((n = ::read(fd, chunk, sizeof chunk)) > 0)
-            bytes.append(chunk, static_cast<size_t>(n));
-        ::close(fd);
-        auto r = fromBytes(bytes, maxDecoded, error);
-        return r;
-    }
-    size_t length = static_cast<size_t>(st.st_size);
-    // Map one extra page so the bytes after EOF read as zeros for the JSON parser's padding;
-    // when the size is page-aligned that extra page is past EOF and would fault, so the loader
-    // checks paddedAt() and copies the last line in that case.
-    void* map = mmap(nullptr, length, PROT_READ, MAP_PRIVATE, fd, 0);
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    // Regular files: the size when opened (see the header comment). Pipes, devices and procfs
+    // files (which report size 0): to their end, at most maxDecoded bytes.
+    const uint64_t expected
+        = S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<uint64_t>(st.st_size) : 0;
+    Growable raw;
+    std::string readError;
+    const bool ok = readInput(fd, expected, maxDecoded, raw, readError);
     ::close(fd);
-    if (map == MAP_FAILED) {
-        error = std::string("cannot map: ") + std::strerror(errno);
+    if (!ok) {
+        error = readError;
         return nullptr;
     }
-    madvise(map, length, MADV_SEQUENTIAL | MADV_WILLNEED);
-    std::string_view bytes(static_cast<const char*>(map), length);
+    std::shared_ptr<InputBuffer> b(new InputBuffer);
+    b->m_fileBytes = expected ? expected : raw.size;
+    std::string_view bytes(raw.data.get(), raw.size);
     b->m_compression = sniff(bytes);
     if (b->m_compression != Compression::None) {
-        bool ok = b->decompress(bytes, maxDecoded, error);
-        munmap(map, length);
-        return ok ? b : nullptr;
+        if (!b->decompress(bytes, maxDecoded, error))
+            return nullptr;
+    } else {
+        b->adopt(std::move(raw.data), raw.size, raw.capacity);
     }
-    b->m_map = map;
-    b->m_mapLength = length;
-    b->m_data = static_cast<const char*>(map);
-    b->m_size = length;
-    long page = sysconf(_SC_PAGESIZE);
-    size_t pageSize = page > 0 ? static_cast<size_t>(page) : 4096;
-    b->m_readable = (length + pageSize - 1) / pageSize * pageSize; // zero-filled tail of the page
+    if (expected && raw.size < expected) {
+        // The file shrank while it was read: keep what was read, say so.
+        const std::string shrank = "the file shrank while it was read (read "
+            + std::to_string(raw.size) + " of " + std::to_string(expected) + " bytes)";
+        error = error.empty() ? shrank : error + "; " + shrank;
+    }
     return b;
 }
 

@@ -1,6 +1,15 @@
-// InputBuffer: the bytes of one trace file, memory-mapped when plain, decompressed into one heap
-// buffer when zstd or gzip (recognised by magic bytes, not by name). At least kPadding readable
-// bytes follow data() + size() so the JSON parser can read past a line's end safely.
+// InputBuffer: the bytes of one trace file in one heap buffer: read when plain, decompressed when
+// zstd or gzip (recognised by magic bytes, not by name). kPadding zero bytes follow
+// data() + size() so the JSON parser can read past a line's end safely.
+//
+// Files are read, never memory-mapped. A mapping of a file that another process truncates raises
+// SIGBUS at the next access to a vanished page: while loading, or hours later when the GUI shows
+// a payload (the buffer lives as long as the trace). Trace files are often still being written
+// or rewritten (TORCH_TRACE of a running job, a copy in progress), so the loader takes a snapshot
+// instead: a regular file is read up to the size it had when opened (bytes appended later are
+// not read; a file that shrank meanwhile gives fewer bytes and a warning), anything else (pipes,
+// /dev/stdin, procfs) to its end, at most maxDecoded bytes. Reading costs one copy, which measured
+// no slower than faulting in a mapping (tst_growingfiles pins the behaviour).
 #pragma once
 
 #include <cstddef>
@@ -17,8 +26,10 @@ public:
 
     enum class Compression { None, Zstd, Gzip };
 
-    // Opens and (if needed) decompresses `path`. On failure returns null and sets `error` to a
-    // one-line reason (no path in it). maxDecoded limits decompressed size.
+    // Reads and (if needed) decompresses `path`. On failure returns null and sets `error` to a
+    // one-line reason (no path in it). maxDecoded limits the decompressed size, and the size
+    // read from a non-regular file. A non-null result with `error` set is a warning (cut
+    // compressed stream, file shrank while read).
     static std::shared_ptr<const InputBuffer> open(
         const std::string& path, uint64_t maxDecoded, std::string& error);
     // Wraps bytes already in memory (tests, fuzzers). Compressed bytes are decompressed.
@@ -34,7 +45,8 @@ public:
     std::string_view view() const { return { m_data, m_size }; }
     uint64_t fileBytes() const { return m_fileBytes; }
     Compression compression() const { return m_compression; }
-    // Whether bytes [offset, offset+len+kPadding) are readable (true except near a mapping's end).
+    // Whether bytes [offset, offset+len+kPadding) are readable (always, now that files are read
+    // rather than mapped; kept for the loader's check).
     bool paddedAt(size_t offset, size_t len) const { return offset + len + kPadding <= m_readable; }
 
     static Compression sniff(std::string_view head);
@@ -42,14 +54,14 @@ public:
 private:
     InputBuffer() = default;
     bool decompress(std::string_view src, uint64_t maxDecoded, std::string& error);
+    // Takes a buffer of capacity + kPadding bytes holding `size` bytes (null when empty).
+    void adopt(std::unique_ptr<char[]> data, size_t size, size_t capacity);
 
     const char* m_data = nullptr;
     size_t m_size = 0;
     size_t m_readable = 0;
     uint64_t m_fileBytes = 0;
     Compression m_compression = Compression::None;
-    void* m_map = nullptr;
-    size_t m_mapLength = 0;
     std::unique_ptr<char[]> m_owned;
 };
 

@@ -638,8 +638,13 @@ void Builder::handleChromium(uint32_t idx)
         ev.dur = json::number(doc, "dur").value_or(0);
         ev.pid = json::integer(doc, "pid").value_or(0);
         ev.tid = json::integer(doc, "tid").value_or(0);
-        if (auto s = json::str(doc["args"], "compile_id"))
-            argsId = CompileId::parse(*s);
+        // doc["args"] is a result, not an element: converting a missing key to an element throws
+        // (simdjson exceptions are on), which took the whole process down on an event without
+        // "args" (tst_hostile::chromiumEventWithoutArgs).
+        simdjson::dom::element args;
+        if (!doc["args"].get(args))
+            if (auto s = json::str(args, "compile_id"))
+                argsId = CompileId::parse(*s);
         calibrate(idx, ev.ts);
     } else {
         diag(Severity::Warning, DiagnosticCode::BadPayload, rec.line,
@@ -651,7 +656,11 @@ void Builder::handleChromium(uint32_t idx)
         m_env.frameCompileId = argsId->frameCompile;
         m_env.attempt = argsId->attempt;
     }
-    bool preStart = ev.ph == 'B' || ev.ph == 'i' || ev.ph == 'I' || ev.ph == 'X';
+    // An event whose payload is unreadable (ph 0: cut, corrupt) may be the "dynamo" B event
+    // logged before its compile's dynamo_start: let it wait like one. Otherwise it opened a
+    // compile of its own without a dynamo_start, and the real compile came second
+    // (tst_hostile::unreadableChromiumEventMakesNoExtraCompile).
+    bool preStart = ev.ph == 'B' || ev.ph == 'i' || ev.ph == 'I' || ev.ph == 'X' || ev.ph == 0;
     assign(idx, preStart);
     if (ev.ph != 0)
         m_chromium.push_back(std::move(ev));
@@ -679,8 +688,17 @@ void Builder::buildSpans()
         s.beginRecord = b ? b->record : kNone;
         s.endRecord = e ? e->record : kNone;
         uint32_t c = b ? recs[b->record].compile : kNone;
-        if (c == kNone && e)
+        if (c == kNone && e) {
             c = recs[e->record].compile;
+            // A B event whose id matched no compile goes where its E is: the span names its
+            // records, and they must be records of the compile that holds it
+            // (tst_hostile::spanRecordsBelongToTheirCompile; found by fuzz_replay).
+            if (b && c != kNone) {
+                m_orphans.erase(
+                    std::remove(m_orphans.begin(), m_orphans.end(), b->record), m_orphans.end());
+                attach(b->record, c);
+            }
+        }
         if (b && e && recs[e->record].compile != c) {
             // The E event belongs where its B event is.
             uint32_t old = recs[e->record].compile;
@@ -806,6 +824,10 @@ void Builder::computeTimes()
         for (auto& ev : comp.cacheEvents)
             if (ev.tsUs <= 0)
                 ev.tsUs = comp.endUs;
+        // The compile's range is its compile time; spans logged under its id may lie outside it
+        // (see PhaseSpan::outsideCompile). Flag them rather than stretch the compile.
+        for (auto& p : comp.phases)
+            p.outsideCompile = p.startUs < comp.startUs || p.endUs > comp.endUs;
     }
 }
 
@@ -1177,6 +1199,17 @@ std::unique_ptr<Trace> Builder::run()
                 "the file ends inside this record (the process was killed or the file is cut); "
                 "kept what is there");
         }
+    } else if (m_open != kNone && m_trace->records[m_open].hasPayload()
+        && m_trace->records[m_open].payloadLength > 0) {
+        // A cut between two payload lines leaves a complete-looking last line: only the hash
+        // shows that the last record lost its tail (tst_cutfiles::cutAtEveryLineBoundary). The
+        // record is not flagged truncated, since an edited record looks the same (real traces
+        // have some) and is then counted as a payload mismatch.
+        m_trace->files[0].firstRecord = 0;
+        if (!m_trace->payloadHashMatches(m_open))
+            diag(Severity::Warning, DiagnosticCode::TruncatedRecord, m_trace->records[m_open].line,
+                "the file ends with this record and its payload does not match its has_payload "
+                "hash: the file is probably cut inside it (or the record was edited)");
     } else if (!lastTerminated && lastLineNumber > 0) {
         diag(Severity::Warning, DiagnosticCode::TruncatedRecord, lastLineNumber,
             "the file ends in the middle of a line (cut while writing)");

@@ -114,6 +114,10 @@ struct PhaseSpan {
     int depth = 0; // nesting under the compile, 0 = outermost
     bool openEnd = false; // B without E
     bool openStart = false; // E without B
+    // Lies (partly) outside its compile's [startUs, endUs]: runtime work logged under the compile's
+    // id after it finished (autotuning, cudagraph recording), the 2024 _compile.compile_inner span
+    // around entire_frame_compile, or an inconsistent log. Views must not assume nesting.
+    bool outsideCompile = false;
     uint32_t beginRecord = kNone;
     uint32_t endRecord = kNone;
 };
