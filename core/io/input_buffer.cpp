@@ -1,5 +1,7 @@
 #include "core/io/input_buffer.h"
 
+#include "core/io/huge_pages.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -55,7 +57,10 @@ struct Growable {
             cap = static_cast<size_t>(limit);
         if (cap <= capacity)
             return capacity > size;
-        auto fresh = std::make_unique<char[]>(cap + InputBuffer::kPadding);
+        // Not zero-filled here: whoever adopts the buffer zeroes what follows the data. Zeroing it
+        // all would touch every page before the input does.
+        auto fresh = std::make_unique_for_overwrite<char[]>(cap + InputBuffer::kPadding);
+        adviseHugePages(fresh.get(), cap + InputBuffer::kPadding);
         if (size)
             std::memcpy(fresh.get(), data.get(), size);
         data = std::move(fresh);
