@@ -3,6 +3,7 @@
 #include "core/io/input_buffer.h"
 #include "core/parse/glog_prefix.h"
 #include "core/parse/line_splitter.h"
+#include "core/util/json_dom.h"
 
 #include <algorithm>
 #include <cstring>
@@ -37,12 +38,55 @@ uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos)
     return size;
 }
 
-void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, EnvelopeParser& parser,
-    ScannedChunk& out)
+struct ChunkScanner::Dom {
+    simdjson::dom::parser parser;
+};
+
+ChunkScanner::ChunkScanner()
+    : m_dom(std::make_unique<Dom>())
+{
+}
+
+ChunkScanner::~ChunkScanner() = default;
+
+// As Builder::handleChromium read it before the scanners did (and reads the result now).
+void ChunkScanner::parseChromium(const InputBuffer& buffer, ScannedChunk& out, ScannedHeader& h)
+{
+    h.chromium = static_cast<int32_t>(out.chromium.size());
+    ScannedChromium& ev = out.chromium.emplace_back();
+    const Record& rec = h.record;
+    simdjson::dom::element doc;
+    if (rec.payloadLength == 0
+        || m_dom->parser.parse(buffer.data() + rec.payloadOffset(), rec.payloadLength, true)
+               .get(doc)
+        || !doc.is_object())
+        return;
+    ev.ok = true;
+    if (auto s = json::str(doc, "name"))
+        ev.name = std::string(*s);
+    if (auto s = json::str(doc, "ph"); s && !s->empty())
+        ev.ph = (*s)[0];
+    if (auto s = json::str(doc, "cat"))
+        ev.cat = std::string(*s);
+    ev.ts = json::number(doc, "ts").value_or(0);
+    ev.dur = json::number(doc, "dur").value_or(0);
+    ev.pid = json::integer(doc, "pid").value_or(0);
+    ev.tid = json::integer(doc, "tid").value_or(0);
+    // doc["args"] is a result, not an element: converting a missing key to an element throws
+    // (simdjson exceptions are on), which took the whole process down on an event without
+    // "args" (tst_hostile::chromiumEventWithoutArgs).
+    simdjson::dom::element args;
+    if (!doc["args"].get(args))
+        if (auto s = json::str(args, "compile_id"))
+            ev.argsId = CompileId::parse(*s);
+}
+
+void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out)
 {
     out.begin = begin;
     out.end = end;
     out.headers.clear();
+    out.chromium.clear();
     out.events.clear();
     out.kinds.clear();
     out.lines = 0;
@@ -53,6 +97,15 @@ void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, Envelope
     constexpr uint32_t kNoHeader = 0xffffffffu;
     uint32_t open = kNoHeader; // the header whose payload lines are being read
     bool reportedOrphan = false;
+    // A record is complete at the next line that is not a payload line, or at the chunk's end.
+    auto close = [&] {
+        if (open == kNoHeader)
+            return;
+        ScannedHeader& h = out.headers[open];
+        if (!(h.record.flags & kBadJson) && h.env.kind == "chromium_event")
+            parseChromium(buffer, out, h);
+        open = kNoHeader;
+    };
     while (lines.next(line)) {
         line.offset += begin;
         out.lines = line.number;
@@ -78,7 +131,7 @@ void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, Envelope
             continue;
         }
         reportedOrphan = false;
-        open = kNoHeader;
+        close();
         std::string_view text(base + line.offset, line.length);
         auto prefix = parseGlogPrefix(text);
         if (!prefix) {
@@ -110,7 +163,7 @@ void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, Envelope
         }
         h.jsonBase = json.data();
         h.jsonOffset = line.offset + prefix->jsonOffset;
-        if (!parser.parse(json, h.env, h.error)) {
+        if (!m_envelope.parse(json, h.env, h.error)) {
             r.flags |= kBadJson;
         } else {
             if (!h.env.hasPayload.empty())
@@ -128,6 +181,7 @@ void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, Envelope
         open = static_cast<uint32_t>(out.headers.size());
         out.headers.push_back(std::move(h));
     }
+    close();
 }
 
 } // namespace dynascope

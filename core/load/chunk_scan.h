@@ -4,7 +4,8 @@
 // the state of the line loop (is a record open, is an orphan payload run being reported) is
 // known at every chunk start. Several threads scan chunks ahead while Builder (file_builder.cpp)
 // consumes them in file order and does everything that depends on earlier records; the result
-// is the same as scanning the whole file in one pass.
+// is the same as scanning the whole file in one pass. The scanners also parse the payloads of
+// chromium_event records (the most numerous kind), which need nothing from other records either.
 #pragma once
 
 #include "core/model/trace.h"
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,17 @@ struct ScannedHeader {
     uint64_t jsonOffset = 0; // buffer offset of the header JSON
     const char* jsonBase = nullptr; // the JSON text the envelope's views point into
     std::unique_ptr<std::string> paddedCopy; // that text when the buffer has no padding after it
+    int32_t chromium = -1; // a chromium_event: its payload in ScannedChunk::chromium
+};
+
+// What a chromium_event payload says (one Chrome trace event as JSON).
+struct ScannedChromium {
+    bool ok = false; // the payload is a JSON object; nothing below is set otherwise
+    char ph = 0; // first letter of "ph", 0 when absent
+    std::string name, cat;
+    double ts = 0, dur = 0;
+    int64_t pid = 0, tid = 0;
+    std::optional<CompileId> argsId; // args.compile_id when it parses
 };
 
 struct ScanEvent {
@@ -44,6 +57,7 @@ struct ScanEvent {
 struct ScannedChunk {
     uint64_t begin = 0, end = 0; // buffer offsets
     std::vector<ScannedHeader> headers;
+    std::vector<ScannedChromium> chromium;
     std::deque<std::string> kinds; // the chunk's distinct kinds (stable addresses)
     std::vector<ScanEvent> events; // in line order
     uint64_t lines = 0; // lines in the chunk, blank ones included
@@ -54,9 +68,24 @@ struct ScannedChunk {
 // after pos whose line is neither blank nor a payload line; the buffer size when there is none.
 uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos);
 
-// Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`, which may be a
-// chunk scanned before (it is cleared; its vectors keep their capacity).
-void scanChunk(const InputBuffer& buffer, uint64_t begin, uint64_t end, EnvelopeParser& parser,
-    ScannedChunk& out);
+// The parsers one thread scans with.
+class ChunkScanner {
+public:
+    ChunkScanner();
+    ~ChunkScanner();
+    ChunkScanner(const ChunkScanner&) = delete;
+    ChunkScanner& operator=(const ChunkScanner&) = delete;
+
+    // Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`, which may be
+    // a chunk scanned before (it is cleared; its vectors keep their capacity).
+    void scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out);
+
+private:
+    void parseChromium(const InputBuffer& buffer, ScannedChunk& out, ScannedHeader& h);
+
+    EnvelopeParser m_envelope;
+    struct Dom;
+    std::unique_ptr<Dom> m_dom; // simdjson's DOM parser (kept out of this header)
+};
 
 } // namespace dynascope

@@ -90,7 +90,7 @@ private:
         m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
     }
     uint16_t internKind(std::string_view kind);
-    void header(ScannedHeader& scanned, uint64_t lineBase);
+    void header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineBase);
     void badPrefix(const ScanEvent& ev, uint64_t lineBase);
     void finishRecord();
     void process(uint32_t idx);
@@ -116,7 +116,8 @@ private:
 
     const FileBuildInput& m_in;
     std::unique_ptr<Trace> m_trace;
-    EnvelopeParser m_envelopeParser;
+    ChunkScanner m_scanner;
+    ScannedChromium* m_openChromium = nullptr; // the open record's payload, when chromium
     simdjson::dom::parser m_dom;
     struct StringHash {
         using is_transparent = void;
@@ -189,7 +190,7 @@ void Builder::badPrefix(const ScanEvent& ev, uint64_t lineBase)
 }
 
 // A header line as chunk_scan.cpp found it (prefix, envelope and payload extent already there).
-void Builder::header(ScannedHeader& scanned, uint64_t lineBase)
+void Builder::header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineBase)
 {
     finishRecord();
     Record r = scanned.record;
@@ -199,6 +200,7 @@ void Builder::header(ScannedHeader& scanned, uint64_t lineBase)
     m_envOk = !(r.flags & kBadJson);
     m_jsonBase = scanned.jsonBase;
     m_jsonOffset = scanned.jsonOffset;
+    m_openChromium = scanned.chromium >= 0 ? &chunk.chromium[size_t(scanned.chromium)] : nullptr;
     uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
     if (!m_envOk) {
         r.kind = internKind("(bad header)");
@@ -624,27 +626,18 @@ void Builder::handleChromium(uint32_t idx)
     const Record& rec = m_trace->records[idx];
     ChromiumRaw ev;
     ev.record = idx;
-    simdjson::dom::element doc;
-    std::string_view bytes = payloadBytes(idx);
     std::optional<CompileId> argsId;
-    if (rec.payloadLength > 0 && parseJson(bytes, doc) && doc.is_object()) {
-        if (auto s = json::str(doc, "name"))
-            ev.name = std::string(*s);
-        if (auto s = json::str(doc, "ph"); s && !s->empty())
-            ev.ph = (*s)[0];
-        if (auto s = json::str(doc, "cat"))
-            ev.cat = std::string(*s);
-        ev.ts = json::number(doc, "ts").value_or(0);
-        ev.dur = json::number(doc, "dur").value_or(0);
-        ev.pid = json::integer(doc, "pid").value_or(0);
-        ev.tid = json::integer(doc, "tid").value_or(0);
-        // doc["args"] is a result, not an element: converting a missing key to an element throws
-        // (simdjson exceptions are on), which took the whole process down on an event without
-        // "args" (tst_hostile::chromiumEventWithoutArgs).
-        simdjson::dom::element args;
-        if (!doc["args"].get(args))
-            if (auto s = json::str(args, "compile_id"))
-                argsId = CompileId::parse(*s);
+    // The payload was parsed by the chunk scanner (chunk_scan.cpp) on its own thread.
+    if (m_openChromium && m_openChromium->ok) {
+        ScannedChromium& s = *m_openChromium;
+        ev.name = std::move(s.name);
+        ev.ph = s.ph;
+        ev.cat = std::move(s.cat);
+        ev.ts = s.ts;
+        ev.dur = s.dur;
+        ev.pid = s.pid;
+        ev.tid = s.tid;
+        argsId = s.argsId;
         calibrate(idx, ev.ts);
     } else {
         diag(Severity::Warning, DiagnosticCode::BadPayload, rec.line,
@@ -1049,7 +1042,7 @@ public:
     }
     size_t chunks() const { return m_chunks; }
 
-    std::unique_ptr<ScannedChunk> take(size_t k, EnvelopeParser& parser)
+    std::unique_ptr<ScannedChunk> take(size_t k, ChunkScanner& scanner)
     {
         std::unique_lock lock(m_mutex);
         std::unique_ptr<ScannedChunk> c;
@@ -1057,7 +1050,7 @@ public:
             m_nextClaim = k + 1;
             c = fresh();
             lock.unlock();
-            scan(k, parser, *c);
+            scan(k, scanner, *c);
             lock.lock();
         } else {
             m_cv.wait(lock, [&] { return m_ready[k] != nullptr; });
@@ -1088,16 +1081,16 @@ private:
         m_free.pop_back();
         return c;
     }
-    void scan(size_t k, EnvelopeParser& parser, ScannedChunk& out) const
+    void scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const
     {
         const uint64_t b = chunkStart(m_buffer, k * m_chunkBytes);
         const uint64_t e
             = k + 1 < m_chunks ? chunkStart(m_buffer, (k + 1) * m_chunkBytes) : m_buffer.size();
-        scanChunk(m_buffer, b, std::max(b, e), parser, out);
+        scanner.scan(m_buffer, b, std::max(b, e), out);
     }
     void work()
     {
-        EnvelopeParser parser;
+        ChunkScanner scanner;
         std::unique_lock lock(m_mutex);
         while (true) {
             m_cv.wait(lock, [&] {
@@ -1110,7 +1103,7 @@ private:
             lock.lock();
             auto c = fresh();
             lock.unlock();
-            scan(k, parser, *c);
+            scan(k, scanner, *c);
             lock.lock();
             m_ready[k] = std::move(c);
             m_cv.notify_all();
@@ -1143,11 +1136,11 @@ std::unique_ptr<Trace> Builder::run()
     for (size_t k = 0; k < pipeline.chunks(); ++k) {
         if (k > 0 && m_in.stop.stop_requested())
             break;
-        std::unique_ptr<ScannedChunk> chunk = pipeline.take(k, m_envelopeParser);
+        std::unique_ptr<ScannedChunk> chunk = pipeline.take(k, m_scanner);
         for (const ScanEvent& ev : chunk->events) {
             switch (ev.kind) {
             case ScanEvent::Kind::Header:
-                header(chunk->headers[ev.index], lineBase);
+                header(*chunk, chunk->headers[ev.index], lineBase);
                 break;
             case ScanEvent::Kind::BadPrefix:
                 badPrefix(ev, lineBase);
@@ -1181,8 +1174,15 @@ std::unique_ptr<Trace> Builder::run()
             if (expected > records.capacity())
                 records.reserve(expected + expected / 16);
         }
-        pipeline.recycle(std::move(previous));
-        previous = std::move(chunk);
+        // The chunk of the open record (its last header) stays until that record is processed.
+        const bool opened = std::any_of(chunk->events.begin(), chunk->events.end(),
+            [](const ScanEvent& e) { return e.kind == ScanEvent::Kind::Header; });
+        if (opened) {
+            pipeline.recycle(std::move(previous));
+            previous = std::move(chunk);
+        } else {
+            pipeline.recycle(std::move(chunk));
+        }
     }
     if (!lastTerminated && m_open != kNone) {
         // A last line without '\n' is only a cut if the record is incomplete: its JSON broke
