@@ -98,7 +98,6 @@ private:
     void attach(uint32_t idx, uint32_t compile);
     uint32_t startCompile(uint32_t idx);
     Stack parseStack(simdjson::dom::element arr, uint64_t line);
-    std::string_view payloadBytes(uint32_t idx) const;
     bool parseJson(std::string_view text, simdjson::dom::element& out);
     void handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m);
     void handleArtifact(uint32_t idx, uint32_t c, std::string_view name);
@@ -162,12 +161,6 @@ uint16_t Builder::internKind(std::string_view kind)
         m_trace->kindNames.emplace_back(kind);
     m_kindIds.emplace(std::string(kind), id);
     return id;
-}
-
-std::string_view Builder::payloadBytes(uint32_t idx) const
-{
-    const Record& r = m_trace->records[idx];
-    return { m_in.buffer->data() + r.payloadOffset(), r.payloadLength };
 }
 
 bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
