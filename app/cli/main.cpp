@@ -7,6 +7,7 @@
 #include "core/report/report_render.h"
 #include "core/writer/summary_json.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,21 +19,24 @@
 
 namespace {
 
-const char* kUsage = R"(Usage: dynascope-cli COMMAND [OPTIONS] PATH...
-
-Commands:
-  summary [--json] [--latest] [--no-verify] [--max-decompressed BYTES] PATH...
+const char* kSummaryHelp
+    = R"(  summary [--json] [--latest] [--no-verify] [--max-decompressed BYTES] PATH...
       Per file, per compile and total counts of a trace (a file, a folder of per-rank files,
       or .zst/.gz). --json prints the JSON document described in README.md.
       --latest takes only the newest trace file of a folder; --no-verify skips the payload
       MD5 check. --max-decompressed BYTES refuses a .zst/.gz (or pipe) input that expands past
       BYTES (default 64 GiB).
-  report [--format md|html|json] [-o FILE] [--latest] [--no-verify] PATH...
+)";
+
+const char* kReportHelp
+    = R"(  report [--format md|html|json] [-o FILE] [--latest] [--no-verify] PATH...
       Compile report: an evidence table, per-frame counts and time by phase, distinct graph
       breaks, recompile reasons grouped by guard with the values that changed, failures and
       diagnostics. Markdown on stdout by default; the format follows -o's extension (.md,
       .html, .json) unless --format says otherwise. The HTML page stands alone.
-  export chrome [--latest] [--no-phases] -o OUT.json PATH...
+)";
+
+const char* kExportHelp = R"(  export chrome [--latest] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
       compile with its phases, instants for graph breaks, recompiles, failures and cache events.
   export subset --compiles ID[,ID...] [--redact] [--latest] -o OUT.log PATH...
@@ -41,15 +45,26 @@ Commands:
       --redact drops payloads (chromium events kept) and replaces file paths and function
       names with placeholders (/redacted/file1.py, fn1).
       -o - writes to stdout; an output that is one of the inputs is refused.
+)";
 
+const char* kUsageTail = R"(
 Options:
-  -h, --help      Show this help
+  -h, --help      Show this help (COMMAND --help: that command's help)
   --version       Show the version
 
 Exit status: 0 on success, 1 on a usage error (an unknown compile id included), 2 when an input
 cannot be read or the output cannot be written.
 Diagnostics go to stderr as file:line: message.
 )";
+
+void printUsage(const char* commandHelp)
+{
+    std::cout << "Usage: dynascope-cli COMMAND [OPTIONS] PATH...\n\n";
+    if (commandHelp)
+        std::cout << commandHelp << kUsageTail;
+    else
+        std::cout << "Commands:\n" << kSummaryHelp << kReportHelp << kExportHelp << kUsageTail;
+}
 
 int usageError(const std::string& message)
 {
@@ -320,8 +335,21 @@ int main(int argc, char** argv)
     if (args.empty())
         return usageError("missing command");
     const std::string cmd = args.front();
-    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-        std::cout << kUsage;
+    const bool helpCommand = cmd == "-h" || cmd == "--help" || cmd == "help";
+    // `help COMMAND` and `COMMAND --help` (anywhere before a lone "--") show one command's help.
+    const std::string topic = helpCommand ? (args.size() > 1 ? args[1] : "") : cmd;
+    const bool wantsHelp
+        = helpCommand || std::find_if(args.begin() + 1, args.end(), [](const std::string& a) {
+              return a == "-h" || a == "--help";
+          }) != args.end();
+    if (wantsHelp) {
+        const char* text = topic == "summary" ? kSummaryHelp
+            : topic == "report"               ? kReportHelp
+            : topic == "export"               ? kExportHelp
+                                              : nullptr;
+        if (!text && !topic.empty() && !helpCommand)
+            return usageError("unknown command '" + topic + "'");
+        printUsage(text);
         return 0;
     }
     if (cmd == "--version") {

@@ -12,7 +12,7 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <cstring>
+#include <string_view>
 
 using namespace dynascope::ui;
 
@@ -35,14 +35,19 @@ bool parseSize(const QString& text, QSize* size)
 
 int main(int argc, char* argv[])
 {
-    // Screenshot mode must work on a machine without a display: fall back to the offscreen
-    // platform when nothing else was asked for.
-    bool screenshot = false;
+    // Screenshot mode, --help and --version must work on a machine without a display (a
+    // terminal over ssh, a package check): fall back to the offscreen platform when nothing else
+    // was asked for. Without it QApplication aborts before the options are even read.
+    bool headless = false;
     for (int i = 1; i < argc; ++i) {
-        if (std::strncmp(argv[i], "--screenshot", 12) == 0)
-            screenshot = true;
+        const std::string_view a = argv[i];
+        if (a == "--")
+            break;
+        if (a.starts_with("--screenshot") || a == "-h" || a == "--help" || a == "--help-all"
+            || a == "-v" || a == "--version")
+            headless = true;
     }
-    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
         && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
