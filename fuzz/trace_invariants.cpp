@@ -2,8 +2,13 @@
 // says which promise of the model broke, not just where.
 #include "fuzz/trace_invariants.h"
 
+#include "core/export/chrome_trace.h"
+#include "core/export/trace_subset.h"
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
+#include "core/report/bug_report.h"
+#include "core/report/report.h"
+#include "core/report/report_render.h"
 #include "core/writer/summary_json.h"
 
 #include <algorithm>
@@ -43,6 +48,7 @@ private:
     void checkFrames();
     void checkCounts();
     void exerciseAccessors();
+    void exerciseWriters();
 
     const Trace& m_t;
     std::string m_out;
@@ -295,6 +301,51 @@ void Checker::exerciseAccessors()
         fail("empty summary");
 }
 
+// Everything else that writes what a trace holds: the report in its three formats, the bug
+// report of each compile (the first few), the Chrome trace, and the TORCH_TRACE subset of every
+// compile, plain and redacted, which must load again as the same compiles.
+void Checker::exerciseWriters()
+{
+    ReportOptions ro;
+    ro.verifyPayloads = false;
+    const Report report = buildReport(m_t, ro);
+    for (auto format : { ReportFormat::Markdown, ReportFormat::Html, ReportFormat::Json })
+        if (renderReport(report, format).empty())
+            fail("empty report");
+    for (uint32_t c = 0; c < m_t.compiles.size() && c < 4; ++c)
+        (void)bugReportMarkdown(m_t, c);
+    std::ostringstream chrome;
+    writeChromeTrace(m_t, chrome);
+    if (m_t.compiles.empty() || m_t.files.size() != 1)
+        return;
+    for (bool redact : { false, true }) {
+        SubsetOptions so;
+        so.redact = redact;
+        for (uint32_t c = 0; c < m_t.compiles.size(); ++c)
+            so.compiles.push_back(c);
+        std::ostringstream out;
+        const SubsetResult r = writeSubset(m_t, so, out);
+        if (!r.error.empty())
+            continue;
+        std::string error;
+        auto buffer = InputBuffer::fromBytes(out.str(), 1u << 30, error);
+        if (!buffer) {
+            fail("subset does not load: ", error);
+            continue;
+        }
+        auto again = buildFile({ "subset.log", buffer, {}, {} });
+        std::string v = checkTrace(*again, false);
+        if (!v.empty())
+            fail("subset", redact ? " (redacted)" : "", " breaks invariants:\n", v);
+        // Every compile comes back, except those whose dynamo_start header the writer could not
+        // re-read (it leaves such records out and counts them).
+        if (again->compileCount() + r.skipped < m_t.compileCount())
+            fail("subset", redact ? " (redacted)" : "", " has ", again->compileCount(),
+                " compiles with a dynamo_start, the trace ", m_t.compileCount(), " (", r.skipped,
+                " records skipped)");
+    }
+}
+
 std::string Checker::run(bool exercise)
 {
     checkFiles();
@@ -306,6 +357,8 @@ std::string Checker::run(bool exercise)
     checkCounts();
     if (exercise && m_failures == 0)
         exerciseAccessors();
+    if (exercise && m_failures == 0)
+        exerciseWriters();
     return m_out;
 }
 

@@ -13,8 +13,9 @@
 namespace dynascope::fuzz {
 
 // Returns an empty string when every invariant holds, otherwise one line per violation (the
-// first few). `exercise` also calls the per-record accessors (payload(), header(), ...) and the
-// summary writers, which is what makes a fuzzer find crashes behind the model.
+// first few). `exercise` also calls the per-record accessors (payload(), header(), ...) and every
+// writer (summaries, reports, bug reports, Chrome trace, TORCH_TRACE subsets, which must load
+// again as the same compiles), which is what makes a fuzzer find crashes behind the model.
 std::string checkTrace(const Trace& trace, bool exercise = true);
 
 // The whole pipeline on one input, as the fuzzers run it: InputBuffer::fromBytes (so zstd and

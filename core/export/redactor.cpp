@@ -124,15 +124,32 @@ std::string Redactor::redactPaths(std::string_view input)
 {
     rebuildPathOrder();
     std::string s(input);
-    // Known paths, longest first.
+    // Known paths, longest first, where they stand as a whole: not inside a longer name or
+    // number (a trace may call a file "3"; the 3 in a glog prefix's date must stay).
     for (const std::string& p : m_pathOrder) {
         if (s.find(p) == std::string::npos)
             continue;
         const std::string& to = m_paths.at(p);
+        if (p.find_first_of("/\\.") == std::string::npos) {
+            // Not shaped like a path ("3", "x"): only a value that is exactly it is replaced, or
+            // every line number and word in the text would be.
+            if (s == p)
+                s = to;
+            continue;
+        }
         std::string out;
-        size_t pos = 0;
-        for (size_t hit; (hit = s.find(p, pos)) != std::string::npos; pos = hit + p.size())
+        size_t pos = 0, from = 0;
+        for (size_t hit; (hit = s.find(p, from)) != std::string::npos;) {
+            const size_t end = hit + p.size();
+            const bool whole = (hit == 0 || !pathChar(s[hit - 1]) || !pathChar(p.front()))
+                && (end == s.size() || !pathChar(s[end]) || !pathChar(p.back()));
+            if (!whole) {
+                from = hit + 1;
+                continue;
+            }
             out.append(s, pos, hit - pos).append(to);
+            pos = from = end;
+        }
         out.append(s, pos);
         s = std::move(out);
     }

@@ -26,8 +26,36 @@ std::string trim(std::string_view s)
     return std::string(s);
 }
 
+// True when arrays and objects in `text` nest deeper than `limit`. nlohmann_json builds, copies
+// and dumps values recursively, so a hostile header nested a million levels deep would overflow
+// the stack; such a header is treated as one that does not parse (left out, and counted).
+bool nestsDeeperThan(std::string_view text, int limit)
+{
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit)
+                return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 std::optional<ordered_json> parseJson(std::string_view text)
 {
+    if (nestsDeeperThan(text, 256))
+        return std::nullopt;
     try {
         return ordered_json::parse(text.begin(), text.end());
     } catch (const std::exception&) {

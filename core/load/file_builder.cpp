@@ -386,7 +386,20 @@ void Builder::process(uint32_t idx)
         m_kindCount.resize(rec.kind + 1u);
     ++m_kindCount[rec.kind];
     simdjson::dom::element meta;
-    auto parseMeta = [&]() { return parseJson(m_env.metadata, meta); };
+    bool metaReported = false;
+    auto parseMeta = [&]() {
+        if (parseJson(m_env.metadata, meta))
+            return true;
+        // The envelope is read lazily (simdjson On-Demand skips what it does not use), so a
+        // header can pass it with metadata that the full parse refuses: broken inside, or nested
+        // deeper than the parser allows. Say so instead of dropping the fields without a word
+        // (tst_hostile::brokenMetadataIsReported).
+        if (!metaReported)
+            diag(Severity::Warning, DiagnosticCode::BadJson, rec.line,
+                "the " + kind + " metadata does not parse as JSON; its fields are ignored");
+        metaReported = true;
+        return false;
+    };
 
     if (kind == "str") {
         simdjson::dom::array arr;

@@ -4,6 +4,7 @@
 // (fixtures and every real trace); a redacted subset keeps the counts and contains none of the
 // paths and function names it replaced.
 #include "core/export/chrome_trace.h"
+#include "core/export/redactor.h"
 #include "core/export/trace_subset.h"
 #include "core/load/loader.h"
 #include "core/writer/summary_json.h"
@@ -556,6 +557,24 @@ private Q_SLOTS:
                 QCOMPARE(b.graphBreaks[g].resumeCompile != kNone, linked);
             }
         }
+    }
+
+    // Known paths are replaced where they stand whole; a "path" that is not shaped like one (a
+    // trace may give a file name of "3") only where a value is exactly it. Found by the fuzz
+    // invariants: the 3 in a glog prefix's date became a placeholder and no record parsed.
+    void redactionKeepsPrefixesWhole()
+    {
+        Redactor r;
+        r.addPath("3");
+        r.addPath("/home/bob/a.py");
+        r.addPath("b.py");
+        const std::string prefix = "V0314 10:41:03.000000 4242 /home/bob/a.py:3] ";
+        const std::string p = r.redactPaths(prefix);
+        QVERIFY2(p.starts_with("V0314 10:41:03.000000 4242 /redacted/file"), p.c_str());
+        QVERIFY2(p.ends_with(".py:3] "), p.c_str());
+        QCOMPARE(r.redactPaths("3"), r.pathPlaceholder("3"));
+        QCOMPARE(r.redactPaths("/home/bob/a.pyc x3"), std::string("/redacted/file4.pyc x3"));
+        QCOMPARE(r.redactPaths("xb.py b.py"), "xb.py " + r.pathPlaceholder("b.py"));
     }
 
     void redactionFindsNamesInText()

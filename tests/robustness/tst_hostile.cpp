@@ -177,6 +177,7 @@ private Q_SLOTS:
               }()));
         VERIFY_SURVIVES(t);
         QVERIFY(hasDiagnostic(*t, DiagnosticCode::BadPayload));
+        QVERIFY(hasDiagnostic(*t, DiagnosticCode::BadJson));
         // Metadata nested past the JSON parser's depth limit is not read.
         QVERIFY(byId(*t, "[1/0]") && byId(*t, "[1/0]")->metricsRecord == kNone);
         const Compile* c = byId(*t, "[3/0]");
@@ -582,6 +583,22 @@ private Q_SLOTS:
         VERIFY_INVARIANTS(*l.trace);
         QVERIFY(hasDiagnostic(*l.trace, DiagnosticCode::TruncatedRecord));
         QVERIFY(l.trace->records.back().flags & kBadJson);
+    }
+
+    // Bug: metadata that the lazy envelope parse let through but that does not parse (broken
+    // inside a dynamo_start's stack, nested too deep) was dropped without a diagnostic.
+    void brokenMetadataIsReported()
+    {
+        auto t = loadHostile(
+            header("{\"dynamo_start\": {\"stack\": [{\"name\"x: 1}]}, " + ids(0, 0) + "}")
+            + header("{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": [1,}, "
+                + ids(0, 0) + "}"));
+        VERIFY_SURVIVES(t);
+        const Compile* c = byId(*t, "[0/0]");
+        QVERIFY(c && c->startRecord == 0 && c->stack.empty());
+        const auto bad = std::count_if(t->diagnostics.begin(), t->diagnostics.end(),
+            [](const Diagnostic& d) { return d.code == DiagnosticCode::BadJson; });
+        QCOMPARE(bad, 2);
     }
 
     // Context keys of every JSON type: none may throw out of the envelope parser.

@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/plaintooltip.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -138,6 +139,13 @@ int ArtifactListModel::columnCount(const QModelIndex& parent) const
 }
 
 QVariant ArtifactListModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant ArtifactListModel::dataFor(const QModelIndex& index, int role) const
 {
     const Row* r = index.isValid() ? row(index.row()) : nullptr;
     if (!r || !m_trace)

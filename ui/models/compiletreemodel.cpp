@@ -3,6 +3,7 @@
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
 #include "ui/models/statusstyle.h"
+#include "ui/plaintooltip.h"
 
 #include <QFont>
 #include <QFontDatabase>
@@ -250,6 +251,13 @@ QVariant CompileTreeModel::headerData(int section, Qt::Orientation orientation, 
 }
 
 QVariant CompileTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant CompileTreeModel::dataFor(const QModelIndex& index, int role) const
 {
     const Node* n = nodeOf(index);
     if (!n || !m_trace)

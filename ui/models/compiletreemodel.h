@@ -46,6 +46,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
+    // data() before plainToolTip() (ui/plaintooltip.h) makes trace text in tooltips literal.
+    QVariant dataFor(const QModelIndex& index, int role) const;
     struct Node {
         NodeKind kind;
         uint32_t ref; // file, frame or compile index; attempt: the compile

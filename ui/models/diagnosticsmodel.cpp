@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/plaintooltip.h"
 
 #include <QColor>
 
@@ -30,6 +31,13 @@ int DiagnosticsModel::columnCount(const QModelIndex& parent) const
 }
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant DiagnosticsModel::dataFor(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
         return {};

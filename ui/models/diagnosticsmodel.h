@@ -26,6 +26,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
+    // data() before plainToolTip() (ui/plaintooltip.h) makes trace text in tooltips literal.
+    QVariant dataFor(const QModelIndex& index, int role) const;
     std::vector<Diagnostic> m_diagnostics;
 };
 

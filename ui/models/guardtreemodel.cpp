@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/plaintooltip.h"
 
 #include <QColor>
 #include <QFont>
@@ -55,6 +56,13 @@ int GuardTreeModel::columnCount(const QModelIndex& parent) const
 }
 
 QVariant GuardTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant GuardTreeModel::dataFor(const QModelIndex& index, int role) const
 {
     const int n = nodeOf(index);
     if (!m_tree || n < 0 || n >= static_cast<int>(m_tree->nodes.size()))

@@ -29,6 +29,8 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
+    // data() before plainToolTip() (ui/plaintooltip.h) makes trace text in tooltips literal.
+    QVariant dataFor(const QModelIndex& index, int role) const;
     std::shared_ptr<const Trace> m_trace;
     uint32_t m_compile = kNone;
     const GuardTree* m_tree = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/models/metricsmodel.h"
 
 #include "ui/models/format.h"
+#include "ui/plaintooltip.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -135,6 +136,13 @@ int MetricsModel::columnCount(const QModelIndex& parent) const
 }
 
 QVariant MetricsModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant MetricsModel::dataFor(const QModelIndex& index, int role) const
 {
     const int n = nodeOf(index);
     if (n < 0 || n >= nodeCount())

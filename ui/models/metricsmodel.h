@@ -31,6 +31,8 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
+    // data() before plainToolTip() (ui/plaintooltip.h) makes trace text in tooltips literal.
+    QVariant dataFor(const QModelIndex& index, int role) const;
     int add(int parent, const QString& key, const QJsonValue& value);
     std::vector<QString> m_keys, m_values;
 };

@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/plaintooltip.h"
 
 namespace dynascope::ui {
 
@@ -50,6 +51,13 @@ int ShapeEventModel::columnCount(const QModelIndex& parent) const
 }
 
 QVariant ShapeEventModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant ShapeEventModel::dataFor(const QModelIndex& index, int role) const
 {
     const ShapeEvent* e = index.isValid() ? event(index.row()) : nullptr;
     if (!e)

@@ -38,6 +38,8 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
+    // data() before plainToolTip() (ui/plaintooltip.h) makes trace text in tooltips literal.
+    QVariant dataFor(const QModelIndex& index, int role) const;
     std::shared_ptr<const Trace> m_trace;
     const std::vector<ShapeEvent>* m_events = nullptr;
 };

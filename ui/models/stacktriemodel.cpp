@@ -3,6 +3,7 @@
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
 #include "ui/models/statusstyle.h"
+#include "ui/plaintooltip.h"
 
 #include <QHash>
 
@@ -95,6 +96,13 @@ int StackTrieModel::columnCount(const QModelIndex& parent) const
 }
 
 QVariant StackTrieModel::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(dataFor(index, role));
+    return dataFor(index, role);
+}
+
+QVariant StackTrieModel::dataFor(const QModelIndex& index, int role) const
 {
     const int n = nodeOf(index);
     if (n < 0 || n >= nodeCount())

@@ -28,6 +28,8 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
+    // data() before plainToolTip() (ui/plaintooltip.h) makes trace text in tooltips literal.
+    QVariant dataFor(const QModelIndex& index, int role) const;
     struct Node {
         QString label;
         QString tooltip;

@@ -3,6 +3,7 @@
 #include "ui/compileselection.h"
 #include "ui/models/format.h"
 #include "ui/models/statusstyle.h"
+#include "ui/plaintooltip.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -429,6 +430,11 @@ QRect TimelineView::compileRect(uint32_t compile)
 }
 
 QString TimelineView::toolTipAt(const QPoint& pos)
+{
+    return plainToolTip(toolTipTextAt(pos));
+}
+
+QString TimelineView::toolTipTextAt(const QPoint& pos)
 {
     const Hit hit = hitAt(pos);
     if (!m_trace || hit.kind == Hit::Kind::None)

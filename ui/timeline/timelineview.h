@@ -80,6 +80,7 @@ public:
     QRect compileRect(uint32_t compile);
     // The compile (span, phase or marker) at a widget position, kNone for none.
     uint32_t compileAt(const QPoint& pos);
+    // The tooltip at a widget position, safe to show: trace text in it shows literally.
     QString toolTipAt(const QPoint& pos);
 
     QSize sizeHint() const override { return { 900, 360 }; }
@@ -102,6 +103,7 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    QString toolTipTextAt(const QPoint& pos);
     struct Hit {
         enum class Kind { None, Span, Folded, Marker } kind = Kind::None;
         int row = -1; // layout row (spans)
