@@ -3,8 +3,8 @@
 //   scan_s             memchr newline count over the same files, mapped as the loader maps them
 //   load_s             dynascope::load() of every file (default threads)
 //   parallel_load_s    the same (threads = hardware concurrency); serial_load_s: threads = 1
-//   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after; the file
-//                      mappings are not heap)
+//   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after), less the
+//                      buffers the files were read into (measured alone the same way)
 //   peak_rss_mb        getrusage maximum resident set (file pages the mappings touched included)
 //   render_*, hover_*  the timeline widget painting into a 1920x1080 QImage (bench_ui.cpp)
 //   app_first_paint_ms, example_shown_ms  the dynascope app as a child process (see measureApp)
@@ -413,10 +413,23 @@ int main(int argc, char** argv)
         scan.push_back(seconds(Clock::now() - t0));
     }
 
+    // The loader reads (or decompresses) each file into one buffer that the trace keeps. The
+    // heap figure is the trace's own memory, so it leaves those buffers out, as it would leave
+    // out a mapping: their size is measured the same way, from the input buffers alone.
+    malloc_trim(0);
+    double inputHeap = heapBytes();
+    {
+        std::vector<std::shared_ptr<const dynascope::InputBuffer>> inputs;
+        for (const auto& p : paths) {
+            std::string error;
+            inputs.push_back(dynascope::InputBuffer::open(p, 64ull << 30, error));
+        }
+        inputHeap = heapBytes() - inputHeap;
+    }
     malloc_trim(0);
     const double heapBefore = heapBytes();
     auto kept = dynascope::load(paths);
-    const double heapAfter = heapBytes();
+    const double heapAfter = heapBytes() - inputHeap;
     std::shared_ptr<const dynascope::Trace> trace = kept.trace;
 
     // CPU time (user + system, all threads) next to the wall time: on a shared machine the wall
@@ -447,9 +460,9 @@ int main(int argc, char** argv)
         if (getloadavg(la, 3) < 1)
             la[0] = -1;
         std::fprintf(stderr,
-            "dynascope-bench: the trace holds %.1f MB of input bytes; load average %.2f on %u "
-            "cores\n",
-            inputMb, la[0], std::thread::hardware_concurrency());
+            "dynascope-bench: input buffers %.1f MB (%.1f MB of heap, left out of "
+            "heap_mb_after_load); load average %.2f on %u cores\n",
+            inputMb, inputHeap / (1024.0 * 1024.0), la[0], std::thread::hardware_concurrency());
     }
 
     std::optional<double> renderMedian, renderP95, hoverMedian;

@@ -30,8 +30,9 @@ public:
     // one-line reason (no path in it). maxDecoded limits the decompressed size, and the size
     // read from a non-regular file. A non-null result with `error` set is a warning (cut
     // compressed stream, file shrank while read).
+    // A large regular file is read on `threads` threads, each a part of it.
     static std::shared_ptr<const InputBuffer> open(
-        const std::string& path, uint64_t maxDecoded, std::string& error);
+        const std::string& path, uint64_t maxDecoded, std::string& error, unsigned threads = 1);
     // Wraps bytes already in memory (tests, fuzzers). Compressed bytes are decompressed.
     static std::shared_ptr<const InputBuffer> fromBytes(
         std::string_view bytes, uint64_t maxDecoded, std::string& error);

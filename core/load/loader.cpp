@@ -104,7 +104,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     unsigned scanThreads = 1; // per file, set below
     auto work = [&](size_t i) {
         std::string error;
-        auto buffer = InputBuffer::open(files[i], options.maxDecompressedBytes, error);
+        auto buffer = InputBuffer::open(files[i], options.maxDecompressedBytes, error, scanThreads);
         if (!buffer) {
             openErrors[i].push_back(
                 { Severity::Error, DiagnosticCode::IoError, files[i], 0, "cannot read: " + error });

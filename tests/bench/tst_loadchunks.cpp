@@ -2,7 +2,8 @@
 // one pass gives: the summary JSON (every field the CLI prints, diagnostics included) of each
 // fixture, of each real trace in ../shared/traces, and of a scale trace, built with chunks of 1
 // byte to 64 KB on 3 threads, against one chunk on one thread. Tiny chunks put a boundary at
-// every line: after blank lines, orphan payload lines, bad headers, CRLF and cut last lines.
+// every line: after blank lines, orphan payload lines, bad headers, CRLF and cut last lines. And a
+// large file read in parts on several threads gives the bytes one read gives.
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
 #include "core/synth/scale_trace.h"
@@ -11,6 +12,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 using namespace dynascope;
@@ -73,6 +75,29 @@ private Q_SLOTS:
             QVERIFY2(summaryOf(path.toStdString(), buffer, 3, chunk) == want,
                 (path.toStdString() + " with chunks of " + std::to_string(chunk)).c_str());
         }
+    }
+
+    // InputBuffer::open reads a large file in parts on several threads: same bytes as one read.
+    void parallelRead()
+    {
+        const fs::path path = fs::temp_directory_path() / "dynascope_tst_loadchunks_read.bin";
+        std::string bytes(70u << 20, '\0');
+        for (size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>('a' + (i * 7919 + i / 4093) % 26);
+        {
+            std::ofstream out(path, std::ios::binary);
+            out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        }
+        std::string error;
+        for (unsigned threads : { 1u, 2u, 3u }) {
+            auto b = InputBuffer::open(path.string(), 1ull << 32, error, threads);
+            QVERIFY2(b && error.empty(), error.c_str());
+            QCOMPARE(b->size(), bytes.size());
+            QVERIFY(b->view() == bytes);
+            QVERIFY(std::all_of(b->data() + b->size(),
+                b->data() + b->size() + InputBuffer::kPadding, [](char c) { return c == 0; }));
+        }
+        fs::remove(path);
     }
 
     void scaleTrace()
