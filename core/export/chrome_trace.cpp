@@ -13,10 +13,15 @@ namespace dynascope {
 using nlohmann::ordered_json;
 
 namespace {
-// Integer microseconds: exact, and written without an exponent.
+// Integer microseconds: exact, and written without an exponent. A hostile trace's times can be
+// 1e308 or NaN: they are clamped to +-2^61 us (73,000 years), where llround is defined and the
+// difference of two values cannot overflow (UBSan found phase durations that did).
 int64_t us(double v)
 {
-    return static_cast<int64_t>(std::llround(v));
+    constexpr double kLimit = 2305843009213693952.0; // 2^61
+    if (std::isnan(v))
+        return 0;
+    return static_cast<int64_t>(std::llround(std::clamp(v, -kLimit, kLimit)));
 }
 
 std::string where(const std::string& file, int64_t line)
