@@ -392,6 +392,32 @@ TimelineView::Hit TimelineView::hitAt(const QPoint& pos)
     return {};
 }
 
+QRect TimelineView::hitRect(const Hit& hit) const
+{
+    if (hit.kind == Hit::Kind::Marker) {
+        if (hit.index < 0 || static_cast<size_t>(hit.index) >= m_cachedMarkers.size())
+            return rect();
+        const QRect r = markerRect();
+        const int x = labelWidth()
+            + static_cast<int>(std::lround(m_cachedMarkers[static_cast<size_t>(hit.index)].x));
+        return { x - 8, r.top(), 16, r.height() };
+    }
+    if (hit.kind == Hit::Kind::None)
+        return {};
+    if (hit.row < 0 || static_cast<size_t>(hit.row) >= m_cachedRows.size())
+        return rect(); // geometry changed since: repaint everything
+    const CachedRow& cr = m_cachedRows[static_cast<size_t>(hit.row)];
+    if (hit.index < 0 || static_cast<size_t>(hit.index) >= cr.spans.size())
+        return rect();
+    const Row& row = m_layout.rows()[static_cast<size_t>(cr.row)];
+    const timeline::FoldedSpan& f = cr.spans[static_cast<size_t>(hit.index)];
+    const QRect lanes = lanesRect();
+    const int y = lanes.top() + row.y - m_vbar->value();
+    return QRect(QPoint(labelWidth() + static_cast<int>(std::floor(f.x0)), y),
+        QPoint(labelWidth() + static_cast<int>(std::ceil(f.x1)) - 1, y + row.height - 1))
+        .intersected(lanes);
+}
+
 uint32_t TimelineView::compileOf(const Hit& hit) const
 {
     if (hit.kind == Hit::Kind::Marker)
@@ -487,8 +513,11 @@ QString TimelineView::toolTipTextAt(const QPoint& pos)
 
 // ---- painting -----------------------------------------------------------------------------
 
-void TimelineView::paintEvent(QPaintEvent*)
+void TimelineView::paintEvent(QPaintEvent* event)
 {
+    // A hover repaints only the spans whose look changed (see mouseMoveEvent); what lies outside
+    // the exposed rectangle is not drawn at all, not only clipped.
+    m_exposed = event->rect();
     QPainter p(this);
     paintAll(p);
 }
@@ -499,6 +528,7 @@ void TimelineView::renderTimeline(QPainter& p, const QSize& size)
     m_hover = {};
     m_canvas = size;
     m_cacheValid = false;
+    m_exposed = QRect(QPoint(0, 0), size);
     p.save();
     p.setClipRect(QRect(QPoint(0, 0), size));
     paintAll(p);
@@ -521,12 +551,17 @@ void TimelineView::paintAll(QPainter& p)
             tr("No timing in this trace: no chromium events, metrics times or glog times."));
         return;
     }
-    paintRows(p);
-    paintSearchHits(p);
-    paintAxis(p);
-    paintMarkers(p);
+    if (m_exposed.intersects(lanesRect())) {
+        paintRows(p);
+        paintSearchHits(p);
+    }
+    if (m_exposed.intersects(axisRect()))
+        paintAxis(p);
+    if (m_exposed.intersects(markerRect()))
+        paintMarkers(p);
     paintRangeOverlay(p);
-    paintLegend(p);
+    if (m_exposed.intersects(legendRect()))
+        paintLegend(p);
 }
 
 void TimelineView::paintSearchHits(QPainter& p)
@@ -716,6 +751,8 @@ void TimelineView::paintRows(QPainter& p)
         if (row.kind == Row::Kind::Lane)
             band = !band;
         const QRect rr(0, y, lanes.width(), row.height);
+        if (!rr.intersects(m_exposed))
+            continue;
         if (row.kind == Row::Kind::Rank) {
             p.fillRect(rr, pal.color(QPalette::Window));
             p.setPen(pal.color(QPalette::Mid));
@@ -776,6 +813,8 @@ void TimelineView::paintRows(QPainter& p)
             const FoldedSpan& f = cr.spans[si];
             const QRect sr(QPoint(x0 + static_cast<int>(std::floor(f.x0)), y + inset),
                 QPoint(x0 + static_cast<int>(std::ceil(f.x1)) - 1, y + row.height - inset - 1));
+            if (!sr.intersects(m_exposed))
+                continue;
             const bool hover
                 = (m_hover.kind == Hit::Kind::Span || m_hover.kind == Hit::Kind::Folded)
                 && m_hover.row == static_cast<int>(ci) && m_hover.index == static_cast<int>(si);
@@ -1020,8 +1059,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     }
     const Hit hit = hitAt(pos);
     if (!(hit == m_hover)) {
+        // Only the item that loses the hover and the one that gets it change.
+        const QRect dirty = hitRect(m_hover).united(hitRect(hit));
         m_hover = hit;
-        update();
+        update(dirty.adjusted(-2, -2, 2, 2));
     }
     // Tooltips appear at once (docs/ux.md), not after the platform delay.
     const QString tip = toolTipAt(pos);

@@ -110,6 +110,7 @@ private:
         int index = -1; // into the cached row's spans, or the cached markers
         bool operator==(const Hit&) const = default;
     };
+    QRect hitRect(const Hit& hit) const; // where a hit item is drawn; empty for none
     struct CachedRow {
         int row = -1;
         std::vector<timeline::FoldedSpan> spans; // x relative to the lanes' left edge
@@ -182,6 +183,7 @@ private:
     std::unordered_set<uint32_t> m_hits;
     timeline::LayoutOptions m_layoutOptions;
     QSize m_canvas; // invalid: the widget's size
+    QRect m_exposed; // what the paint in progress must draw (widget coordinates)
     mutable int m_legendWidth = -1, m_legendHeight = 0;
     mutable qreal m_legendFontSize = 0;
     bool m_clickSelecting = false;
