@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
@@ -361,6 +362,41 @@ std::string num(std::optional<double> v, int decimals)
     return buf;
 }
 
+// Where the trace's heap goes, from the containers' capacities (strings counted when they left
+// the small-string buffer): the profile behind heap_mb_after_load, printed on stderr.
+void printHeapParts(const dynascope::Trace& t)
+{
+    auto cap = [](const auto& v) {
+        return static_cast<double>(
+            v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type));
+    };
+    auto str = [](const std::string& s) {
+        return s.capacity() > 15 ? static_cast<double>(s.capacity() + 1) : 0.0;
+    };
+    double compileRecords = 0, phases = 0, phaseStrings = 0, events = 0, compileStrings = 0;
+    size_t phaseCount = 0;
+    for (const auto& c : t.compiles) {
+        compileRecords += cap(c.records);
+        phases += cap(c.phases);
+        phaseCount += c.phases.size();
+        for (const auto& ph : c.phases)
+            phaseStrings += str(ph.name) + str(ph.category);
+        events += cap(c.instants) + cap(c.attempts) + cap(c.graphBreaks) + cap(c.recompileReasons)
+            + cap(c.cacheEvents) + cap(c.shapeEvents) + cap(c.stack);
+        compileStrings += str(c.coName) + str(c.coFilename);
+    }
+    const double mb = 1024.0 * 1024.0;
+    std::fprintf(stderr,
+        "dynascope-bench: heap by part: records %.1f MB (%zu x %zu B, capacity %zu), compiles "
+        "%.1f MB (%zu x %zu B) + their names %.1f MB, per-compile record lists %.1f MB, phase "
+        "spans %.1f MB (%zu x %zu B) + names %.1f MB, other per-compile events %.1f MB, "
+        "diagnostics %zu\n",
+        cap(t.records) / mb, t.records.size(), sizeof(dynascope::Record), t.records.capacity(),
+        cap(t.compiles) / mb, t.compiles.size(), sizeof(dynascope::Compile), compileStrings / mb,
+        compileRecords / mb, phases / mb, phaseCount, sizeof(dynascope::PhaseSpan),
+        phaseStrings / mb, events / mb, t.diagnostics.size());
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -463,6 +499,7 @@ int main(int argc, char** argv)
             "dynascope-bench: input buffers %.1f MB (%.1f MB of heap, left out of "
             "heap_mb_after_load); load average %.2f on %u cores\n",
             inputMb, inputHeap / (1024.0 * 1024.0), la[0], std::thread::hardware_concurrency());
+        printHeapParts(*trace);
     }
 
     std::optional<double> renderMedian, renderP95, hoverMedian;
