@@ -1,9 +1,49 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run the whole test suite through ctest.
+#
+#   bash scripts/run-tests.sh [--preset dev|ci|asan|fuzz] [CTEST ARGS...]
+#
+# Without --preset: preset dev (ci when CI=true), built by scripts/build.sh into build/.
+# --preset asan: the whole suite built with AddressSanitizer + UndefinedBehaviorSanitizer (g++,
+#   build-asan/), run with the options and suppressions of tests/sanitizers/.
+# --preset fuzz: the libFuzzer target (clang, build-fuzz/) and its bounded CTest run (label fuzz);
+#   builds only what that run needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-deps.sh
-bash scripts/build.sh
-preset=dev
-[ "${CI:-}" = "true" ] && preset=ci
-ctest --preset "$preset" -j "$(nproc)" "$@"
+preset=""
+if [ "${1:-}" = "--preset" ]; then
+  preset=${2:?--preset needs a name}
+  shift 2
+fi
+if [ "$preset" = fuzz ]; then
+  bash scripts/setup-deps.sh --fuzz
+else
+  bash scripts/setup-deps.sh
+fi
+jobs=$(nproc)
+
+case "$preset" in
+  "")
+    bash scripts/build.sh
+    preset=dev
+    [ "${CI:-}" = "true" ] && preset=ci
+    ctest --preset "$preset" -j "$jobs" "$@"
+    ;;
+  asan)
+    cmake --preset asan >/dev/null
+    cmake --build --preset asan -j "$jobs"
+    # shellcheck source=../tests/sanitizers/env.sh
+    source tests/sanitizers/env.sh build-asan
+    ctest --preset asan -j "$jobs" "$@"
+    ;;
+  fuzz)
+    cmake --preset fuzz >/dev/null
+    cmake --build --preset fuzz -j "$jobs" --target fuzz_loader fuzz_replay dynascope-fixtures
+    ctest --preset fuzz -L fuzz "$@"
+    ;;
+  *)
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" -j "$jobs"
+    ctest --preset "$preset" -j "$jobs" "$@"
+    ;;
+esac

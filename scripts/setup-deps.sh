@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian/Ubuntu package Dynascope needs to build, test and run, when missing.
 # Uses sudo when not root. Safe to run again: it installs only what is absent.
+#   --fuzz  also clang with libFuzzer and its sanitizer runtimes (the `fuzz` preset)
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,10 @@ packages=(
   # packaging: validators used by tests/packaging, man page rendering, CPack's .deb (shlibdeps)
   desktop-file-utils appstream libxml2-utils shared-mime-info groff-base dpkg-dev file
 )
+# g++'s ASan/UBSan runtimes (preset asan) come with g++.
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
