@@ -150,11 +150,15 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     result.cancelled = stop.stop_requested();
     auto trace = std::make_shared<Trace>();
     trace->diagnostics = result.errors;
-    size_t totalRecords = 0;
-    for (const auto& part : parts)
+    size_t totalRecords = 0, totalCompiles = 0;
+    for (const auto& part : parts) {
         totalRecords += part ? part->records.size() : 0;
-    if (files.size() > 1)
+        totalCompiles += part ? part->compiles.size() : 0;
+    }
+    if (files.size() > 1) {
         trace->records.reserve(totalRecords);
+        trace->compiles.reserve(totalCompiles);
+    }
     for (size_t i = 0; i < files.size(); ++i) {
         for (auto& d : openErrors[i]) {
             trace->diagnostics.push_back(d);
