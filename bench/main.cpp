@@ -1,6 +1,6 @@
 // dynascope-bench: writes deterministic synthetic traces (core/synth/scale_trace.h) into a scratch
 // folder, then measures in one process and prints one JSON line:
-//   scan_s             memchr newline count over the same files, mapped as the loader maps them
+//   scan_s             memchr newline count over the same files, mapped (the loader reads them)
 //   load_s             dynascope::load() of every file (default threads)
 //   parallel_load_s    the same (threads = hardware concurrency); serial_load_s: threads = 1
 //   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after), less the
