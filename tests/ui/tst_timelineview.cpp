@@ -6,6 +6,7 @@
 
 #include "uitesthelpers.h"
 
+#include <QScreen>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -59,6 +60,40 @@ private Q_SLOTS:
         QVERIFY(r32.isValid());
         QVERIFY(view.toolTipAt(r32.center())
                     .contains(QStringLiteral("↻ 3/1: tensor 'x' size mismatch")));
+    }
+
+    // A hover repaints only the span that lost the hover and the one that got it: what is on
+    // screen after moving from one span to another must equal a full repaint of the same state
+    // (the offscreen platform grabs the window's backing store, where partial repaints land).
+    void hoverRepaintLeavesNoTrace()
+    {
+        CompileSelection selection;
+        TimelineView view(&selection);
+        view.resize(1200, 700);
+        view.setTrace(m_trace);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QRect a = view.compileRect(compileById("[0/0]"));
+        const QRect b = view.compileRect(compileById("[1/0]"));
+        QVERIFY(a.isValid() && b.isValid());
+        auto onScreen = [&] {
+            QCoreApplication::processEvents();
+            return view.screen()->grabWindow(view.winId()).toImage();
+        };
+        const QImage before = onScreen();
+        QTest::mouseMove(&view, a.center());
+        const QImage hoverA = onScreen();
+        QVERIFY2(hoverA != before, "hovering a span changes how it looks");
+        QTest::mouseMove(&view, b.center());
+        const QImage partial = onScreen();
+        QVERIFY2(partial != hoverA, "moving the hover to another span repaints");
+        view.repaint(); // everything, in the same hover state
+        QCOMPARE(onScreen(), partial);
+        // The hover gone: the window looks as it did before any hover.
+        QTest::mouseMove(&view, QPoint(2, view.height() - 2));
+        QEvent leave(QEvent::Leave);
+        QCoreApplication::sendEvent(&view, &leave);
+        QCOMPARE(onScreen(), before);
     }
 
     void zoomPanFit()
