@@ -457,12 +457,11 @@ QRect TimelineView::compileRect(uint32_t compile)
 
 QString TimelineView::toolTipAt(const QPoint& pos)
 {
-    return plainToolTip(toolTipTextAt(pos));
+    return plainToolTip(toolTipText(hitAt(pos)));
 }
 
-QString TimelineView::toolTipTextAt(const QPoint& pos)
+QString TimelineView::toolTipText(const Hit& hit)
 {
-    const Hit hit = hitAt(pos);
     if (!m_trace || hit.kind == Hit::Kind::None)
         return {};
     if (hit.kind == Hit::Kind::Marker) {
@@ -1065,7 +1064,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         update(dirty.adjusted(-2, -2, 2, 2));
     }
     // Tooltips appear at once (docs/ux.md), not after the platform delay.
-    const QString tip = toolTipAt(pos);
+    const QString tip = plainToolTip(toolTipText(hit)); // the hit test above, not a second one
     if (tip.isEmpty())
         QToolTip::hideText();
     else

@@ -103,7 +103,6 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    QString toolTipTextAt(const QPoint& pos);
     struct Hit {
         enum class Kind { None, Span, Folded, Marker } kind = Kind::None;
         int row = -1; // layout row (spans)
@@ -111,6 +110,7 @@ private:
         bool operator==(const Hit&) const = default;
     };
     QRect hitRect(const Hit& hit) const; // where a hit item is drawn; empty for none
+    QString toolTipText(const Hit& hit); // raw trace text: show through plainToolTip()
     struct CachedRow {
         int row = -1;
         std::vector<timeline::FoldedSpan> spans; // x relative to the lanes' left edge
