@@ -51,17 +51,15 @@ ExportController::ExportController(
         actions->exportImage, &QAction::triggered, this, &ExportController::exportImageInteractive);
     connect(actions->copyImage, &QAction::triggered, this, &ExportController::copyImage);
     connect(actions->copyBugReport, &QAction::triggered, this, &ExportController::copyBugReport);
-    connect(window, &MainWindow::loadFinished, this, &ExportController::onTraceChanged);
+    connect(window, &MainWindow::traceChanged, this, &ExportController::onTraceChanged);
     connect(selection, &CompileSelection::currentChanged, this, &ExportController::updateActions);
     m_lastDir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
     updateActions();
 }
 
-void ExportController::onTraceChanged()
+void ExportController::onTraceChanged(const std::shared_ptr<const Trace>& trace)
 {
-    if (m_window->trace() == m_trace)
-        return;
-    m_trace = m_window->trace();
+    m_trace = trace;
     m_report->setTrace(m_trace);
     updateActions();
 }
