@@ -182,6 +182,39 @@ private Q_SLOTS:
         checkModels(uitest::loadTrace(path));
     }
 
+    // rank 1's [0/14] was rejected by 14 cache entries: the Why tab leads with the values that
+    // changed and the hint, shows the newest entry's failed guard, and folds the other 13.
+    void whyLeadsWithValueChainAndFoldsRejections()
+    {
+        const QString path = uitest::realRank1Trace();
+        SKIP_UNLESS_EXISTS(path);
+        const auto trace = uitest::loadTrace(path);
+        CompileSelection sel;
+        InspectorView v(&sel);
+        v.resize(1400, 900);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setTrace(trace);
+        sel.setCurrent(compileIndex(*trace, "[0/14]"));
+        QString text = v.whyView()->toPlainText();
+        const qsizetype chain = text.indexOf(QStringLiteral(
+            "x.size(0) across the frame's compiles: 2 → 3 → 4 → … → 15 → 16  (15 values)"));
+        const qsizetype hint = text.indexOf(QStringLiteral("Hint: Sizes change between calls: "
+                                                           "torch._dynamo.mark_dynamic(x, 0)"));
+        const qsizetype newest = text.indexOf(QStringLiteral("[0/13] rejected it: tensor 'x'"));
+        QVERIFY2(chain > 0 && hint > chain && newest > hint, qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("[0/12] rejected it")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("▸ Show the 13 other rejections")));
+        QVERIFY(clickLink(v.whyView(), QStringLiteral("toggle:rejections")));
+        text = v.whyView()->toPlainText();
+        QVERIFY(text.contains(QStringLiteral("[0/12] rejected it")));
+        QVERIFY(text.contains(QStringLiteral("[0/0] rejected it")));
+        QVERIFY(text.contains(QStringLiteral("▾ Hide the 13 other rejections")));
+        // Another compile starts folded again.
+        sel.setCurrent(compileIndex(*trace, "[0/13]"));
+        QVERIFY(!v.whyView()->toPlainText().contains(QStringLiteral("[0/11] rejected it")));
+    }
+
     void whyRecompileLinksEarlierCompile()
     {
         CompileSelection sel;
