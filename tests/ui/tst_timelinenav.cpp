@@ -7,10 +7,10 @@
 #include "ui/mainwindow.h"
 #include "ui/search/compilesearch.h"
 #include "ui/search/searchbar.h"
+#include "ui/timeline/navigationhistory.h"
 #include "ui/timeline/rangesummary.h"
 #include "ui/timeline/timelinenavigation.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/navigationhistory.h"
 
 #include "uitesthelpers.h"
 

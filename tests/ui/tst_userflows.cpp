@@ -12,6 +12,7 @@
 #include "uitesthelpers.h"
 #include "windowdriver.h"
 
+#include <QClipboard>
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -194,6 +195,35 @@ private Q_SLOTS:
         QTest::keyClick(tl, Qt::Key_Z);
         keepShot(w, QStringLiteral("after-Z"));
         QVERIFY(!tl->selectedRange());
+    }
+
+    // Ctrl+Shift+B copies the bug report and says so in the status bar; no dialog to dismiss.
+    void copyBugReportSaysSoInTheStatusBar()
+    {
+        SKIP_UNLESS_EXISTS(exampleTrace());
+        MainWindow w(MainWindow::Options { false });
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(openAndWait(w, { exampleTrace() }));
+        QVERIFY(clickCompileRow(w, QStringLiteral("[3/2]")));
+        QApplication::clipboard()->clear();
+        bool dialog = false;
+        QTimer watch; // a modal dialog (the old behaviour) is recorded and closed
+        connect(&watch, &QTimer::timeout, &w, [&] {
+            if (QWidget* m = QApplication::activeModalWidget()) {
+                dialog = true;
+                m->close();
+            }
+        });
+        watch.start(50);
+        QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier | Qt::ShiftModifier);
+        QTest::qWait(150);
+        QVERIFY(!dialog);
+        QVERIFY(QApplication::clipboard()->text().contains(QStringLiteral("[3/2]")));
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(
+                     QStringLiteral("Copied the bug report of [3/2]")),
+            qPrintable(w.statusBar()->currentMessage()));
     }
 
     // Rank 1's [0/14] of multi_rank_logs, as opened from the folder: each inspector tab, to look

@@ -3,6 +3,7 @@
 #include "ui/models/format.h"
 #include "ui/models/metricsmodel.h"
 #include "ui/models/statusstyle.h"
+#include "ui/plaintooltip.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -80,26 +81,27 @@ void SummaryTab::setTrace(std::shared_ptr<const Trace> trace)
     showCompile(kNone);
 }
 
-std::vector<std::pair<std::string, double>> SummaryTab::phaseTotals(const Compile& c)
+std::vector<std::pair<PhaseGroup, double>> SummaryTab::phaseTotals(const Compile& c)
 {
-    std::vector<std::pair<std::string, double>> out;
-    std::map<std::string, size_t> at;
-    for (const PhaseSpan& p : c.phases) {
-        const double d = p.endUs > p.startUs ? p.endUs - p.startUs : 0;
-        auto [it, inserted] = at.emplace(p.name, out.size());
-        if (inserted)
-            out.emplace_back(p.name, d);
-        else
-            out[it->second].second += d;
+    // The report's time by phase: exclusive, so the parts add up to the compile's duration.
+    const PhaseTimes times = phaseTimes(c);
+    std::vector<std::pair<PhaseGroup, double>> out;
+    for (size_t g = 0; g < times.size(); ++g) {
+        if (times[g] >= 1) // a microsecond or more
+            out.emplace_back(static_cast<PhaseGroup>(g), times[g]);
     }
+    std::stable_sort(
+        out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return out;
 }
 
-void SummaryTab::addRow(const QString& label, const QString& value, bool mono)
+void SummaryTab::addRow(const QString& label, const QString& value, bool mono, const QString& tip)
 {
     if (value.isEmpty())
         return;
     auto* v = new QLabel(value);
+    if (!tip.isEmpty())
+        v->setToolTip(plainToolTip(tip));
     v->setTextFormat(Qt::PlainText);
     v->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     v->setWordWrap(!mono);
@@ -143,6 +145,8 @@ void SummaryTab::showCompile(uint32_t ci)
     addRow(tr("Compile"), qs(c.id.display()) + (c.isRecompile() ? tr("  ↻ recompile") : QString()),
         true);
     addRow(tr("Status"), statusStyle(c.status).label());
+    if (const QString why = shortReason(c); !why.isEmpty())
+        addRow(tr("Reason"), why);
     addRow(tr("Function"), compileFunction(c), true);
     const QString file = compileFile(c);
     if (!file.isEmpty()) {
@@ -171,32 +175,30 @@ void SummaryTab::showCompile(uint32_t ci)
         const TraceFile& f = t.files[c.file];
         if (f.rank)
             addRow(tr("Rank"), QString::number(*f.rank));
-        addRow(tr("Trace"),
-            qs(f.path) + QStringLiteral(":")
-                + QString::number(
-                    c.startRecord < t.records.size() ? t.records[c.startRecord].line : 0));
+        // The file's name and the line of the compile's dynamo_start; the path in the tooltip.
+        const QString line
+            = QString::number(c.startRecord < t.records.size() ? t.records[c.startRecord].line : 0);
+        addRow(tr("Trace"), baseName(f.path) + tr(", line ") + line, false,
+            qs(f.path) + QLatin1Char(':') + line);
     }
     if (c.timeSource != TimeSource::None) {
+        // "2025-07-18 15:30:06.098 UTC-07:00" wraps before the zone when the pane is narrow.
         addRow(tr("Started"), formatDateTime(c.startUs, tz));
         addRow(tr("Duration"), formatDuration(c.durationUs()));
     }
     if (c.attempts.size() > 1)
         addRow(tr("Attempts"), QString::number(c.attempts.size()));
 
-    // Phase times: summed per phase name, longest first.
-    auto phases = phaseTotals(c);
-    std::stable_sort(phases.begin(), phases.end(),
-        [](const auto& a, const auto& b) { return a.second > b.second; });
+    // Time by phase (the report's groups), longest first, with its share of the compile.
+    const auto phases = phaseTotals(c);
     if (!phases.empty()) {
-        int width = 0;
-        for (const auto& p : phases)
-            width = std::max(width, static_cast<int>(p.first.size()));
-        width = std::min(width, 40);
         QStringList lines;
-        for (const auto& p : phases)
-            lines << qs(p.first).leftJustified(width) + QStringLiteral("  ")
-                    + formatDuration(p.second).rightJustified(9);
-        addRow(tr("Phases"), lines.join(QLatin1Char('\n')), true);
+        const double total = std::max(c.durationUs(), 1.0);
+        for (const auto& [group, us] : phases)
+            lines << QStringLiteral("%1  %2  (%3%)")
+                         .arg(QString::fromUtf8(phaseGroupLabel(group)), formatDuration(us))
+                         .arg(std::lround(us / total * 100));
+        addRow(tr("Time by phase"), lines.join(QLatin1Char('\n')));
     }
 
     if (c.guardCount)

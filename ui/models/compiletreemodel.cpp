@@ -54,16 +54,6 @@ QString reasonsTooltip(const Compile& c)
     return lines.join(QLatin1Char('\n'));
 }
 
-// A status colour as text in the tree: readable on both row colours of the current palette.
-QColor treeText(const QColor& hue)
-{
-    const QPalette pal = QGuiApplication::palette();
-    QColor c = readableOn(hue, pal.color(QPalette::Base));
-    if (contrastRatio(c, pal.color(QPalette::AlternateBase)) < 4.5)
-        c = readableOn(c, pal.color(QPalette::AlternateBase));
-    return c;
-}
-
 QString frameLabel(const Frame& f)
 {
     if (!f.frameId)
@@ -428,7 +418,7 @@ QVariant CompileTreeModel::compileData(const Compile& c, int column, int role) c
         if (role == StatusRole)
             return static_cast<int>(c.status);
         if (role == Qt::ForegroundRole)
-            return treeText(st.color);
+            return itemTextColor(st.color);
         if (role == Qt::ToolTipRole) {
             if (c.failure)
                 return QString(

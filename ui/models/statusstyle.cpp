@@ -1,5 +1,8 @@
 #include "ui/models/statusstyle.h"
 
+#include <QGuiApplication>
+#include <QPalette>
+
 #include <algorithm>
 #include <cmath>
 
@@ -84,6 +87,15 @@ QColor readableOn(const QColor& hue, const QColor& base)
     QColor c = hue;
     for (int step = 1; step <= 10 && contrastRatio(c, base) < 4.5; ++step)
         c = mix(hue, towards, step * 0.08);
+    return c;
+}
+
+QColor itemTextColor(const QColor& hue)
+{
+    const QPalette pal = QGuiApplication::palette();
+    QColor c = readableOn(hue, pal.color(QPalette::Base));
+    if (contrastRatio(c, pal.color(QPalette::AlternateBase)) < 4.5)
+        c = readableOn(c, pal.color(QPalette::AlternateBase));
     return c;
 }
 

@@ -40,6 +40,9 @@ QColor fillOn(const QColor& hue, const QColor& base);
 double contrastRatio(const QColor& a, const QColor& b);
 // Whether a palette's base is dark (a dark desktop theme).
 bool isDark(const QColor& base);
+// A hue as text in item views: readable on both row colours (Base, AlternateBase) of the
+// application palette.
+QColor itemTextColor(const QColor& hue);
 
 // Phases: one hue per phase group (core/report/phase_groups.h), less saturated than the status
 // colours, in three families: Dynamo greens, AOTAutograd and backend warm and blue, Inductor
