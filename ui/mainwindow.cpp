@@ -30,6 +30,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 
 #include <algorithm>
@@ -298,6 +299,15 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
     m_diagnostics->setDiagnostics(m_allDiagnostics);
     m_stack->setCurrentWidget(m_trace ? static_cast<QWidget*>(m_centre) : m_startPage);
     showDocks(m_trace != nullptr);
+    if (m_trace && !m_centreSized) {
+        // The first time the timeline shows, it gets three fifths of the height above the
+        // inspector (at 1024x700 it had 150 px of lanes), once the layout has its size.
+        m_centreSized = true;
+        QTimer::singleShot(0, this, [this] {
+            const int h = m_centre->height();
+            m_centre->setSizes({ h * 3 / 5, h - h * 3 / 5 });
+        });
+    }
     if (m_trace && !m_compilesRaised) { // the Compiles tab in front of the Stack trie at first
         m_compilesRaised = true;
         if (auto* compiles = findChild<QDockWidget*>(QStringLiteral("compilesDock")))

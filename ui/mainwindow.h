@@ -60,6 +60,8 @@ public:
     // Payload hashes of the open trace: checked in the background after each load, as the CLI
     // does by default. False while the check runs.
     bool payloadsVerified() const { return m_payloadsVerified; }
+    // Where the Open dialogs start: the open (else the most recent) trace's folder.
+    QString lastFolder() const;
     // Every diagnostic of the open trace: the loader's, then the payload check's.
     const std::vector<Diagnostic>& diagnostics() const { return m_allDiagnostics; }
 
@@ -91,7 +93,6 @@ private:
     void updateDiagnostics();
     void showLoading(bool loading);
     void showDocks(bool show);
-    QString lastFolder() const;
     QString openName() const; // "trace.log", "4 files"; empty when nothing is open
     void selectNext(int direction, bool (*matches)(const Compile&));
     void openFileDialog();
@@ -107,6 +108,7 @@ private:
     bool m_payloadsVerified = false;
     bool m_docksSized = false;
     bool m_compilesRaised = false;
+    bool m_centreSized = false;
 
     TraceLoadController* m_loader;
     CompileSelection* m_selection;

@@ -201,6 +201,9 @@ private Q_SLOTS:
         QVERIFY(
             w.statusBar()->currentMessage().contains(QStringLiteral("still showing example.log")));
 
+        // The Open dialogs start in the open trace's folder.
+        QCOMPARE(w.lastFolder(), QFileInfo(copy).absolutePath());
+
         QVERIFY(QFile::remove(copy));
         QSignalSpy spy(&w, &MainWindow::loadFinished);
         w.reload();

@@ -161,7 +161,7 @@ private Q_SLOTS:
         const auto trace = uitest::loadTrace(path);
         CompileSelection selection;
         TimelineView view(&selection);
-        view.resize(900, 400);
+        view.resize(560, 400); // a narrow timeline: 2% padding is less than half a glyph
         view.setTrace(trace);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
