@@ -38,6 +38,9 @@ SummaryTab::SummaryTab(QWidget* parent)
     scroll->setWidget(m_facts);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The facts wrap to the pane's width (paths at their '/') instead of running off its right
+    // edge and pushing the labels out.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     m_metricsProxy->setSourceModel(m_metrics);
     m_metricsProxy->setRecursiveFilteringEnabled(true);
@@ -69,7 +72,7 @@ SummaryTab::SummaryTab(QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 480, 820 });
+    split->setSizes({ 560, 740 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -152,9 +155,11 @@ void SummaryTab::showCompile(uint32_t ci)
     if (!file.isEmpty()) {
         // The path, and a button that opens it in the Source tab.
         auto* w = new QWidget;
-        auto* h = new QHBoxLayout(w);
+        auto* h = new QVBoxLayout(w);
         h->setContentsMargins(0, 0, 0, 0);
+        h->setSpacing(0);
         auto* v = new QLabel(file + QLatin1Char(':') + QString::number(compileLine(c)));
+        v->setToolTip(plainToolTip(file + QLatin1Char(':') + QString::number(compileLine(c))));
         v->setTextFormat(Qt::PlainText);
         v->setTextInteractionFlags(Qt::TextSelectableByMouse);
         v->setWordWrap(true);
@@ -165,8 +170,8 @@ void SummaryTab::showCompile(uint32_t ci)
         const qint64 line = compileLine(c);
         connect(open, &QToolButton::clicked, this,
             [this, file, line] { Q_EMIT sourceRequested(file, line); });
-        h->addWidget(v, 1);
-        h->addWidget(open);
+        h->addWidget(v);
+        h->addWidget(open, 0, Qt::AlignLeft);
         auto* l = new QLabel(tr("File"));
         l->setForegroundRole(QPalette::PlaceholderText);
         m_form->addRow(l, w);
@@ -243,6 +248,7 @@ void SummaryTab::showCompile(uint32_t ci)
         addRow(tr("Failure"), qs(c.failure->type));
 
     const std::string_view mj = c.metricsJson;
+    m_metrics->setTzOffsetMinutes(tz);
     m_metrics->setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())));
     m_metricsProxy->setFilterFixedString(m_metricsFilter->text());
 }

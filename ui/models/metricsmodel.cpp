@@ -38,22 +38,22 @@ QString byteSize(double b)
 }
 } // namespace
 
-QString MetricsModel::readableNumber(const QString& key, double v)
+QString MetricsModel::readableNumber(const QString& key, double v, int tz)
 {
     // By the unit PyTorch's field names carry: times in the unit that reads best, epoch times
     // as dates, sizes in bytes as KB/MB; everything else as logged.
     const QString k = key.toLower();
     if (k.endsWith(QLatin1String("_us")) || k.endsWith(QLatin1String("_time_us"))) {
         if (v > 1e14) // microseconds since the epoch: after 1973
-            return formatDateTime(v, 0);
+            return formatDateTime(v, tz);
         return formatDuration(v);
     }
     if (k.endsWith(QLatin1String("_ns")))
-        return v > 1e17 ? formatDateTime(v / 1000, 0) : formatDuration(v / 1000);
+        return v > 1e17 ? formatDateTime(v / 1000, tz) : formatDuration(v / 1000);
     if (k.endsWith(QLatin1String("_ms")))
         return formatDuration(v * 1000);
     if (k.endsWith(QLatin1String("_s")) || k.endsWith(QLatin1String("_seconds")))
-        return v > 1e8 ? formatDateTime(v * 1e6, 0) : formatDuration(v * 1e6);
+        return v > 1e8 ? formatDateTime(v * 1e6, tz) : formatDuration(v * 1e6);
     if (k.endsWith(QLatin1String("_bytes")) || k.endsWith(QLatin1String("_size_bytes")))
         return byteSize(v);
     return {};
@@ -113,7 +113,7 @@ int MetricsModel::add(int parent, const QString& key, const QJsonValue& value)
     } else {
         text = scalarText(value);
         if (value.isDouble()) {
-            const QString readable = readableNumber(key, value.toDouble());
+            const QString readable = readableNumber(key, value.toDouble(), m_tz);
             if (!readable.isEmpty()) {
                 m_raw.resize(m_values.size());
                 m_raw[static_cast<size_t>(n)] = text; // the number as logged, in the tooltip

@@ -28,7 +28,9 @@ public:
     QString valueOf(const QString& key) const;
     // A number as its field name says it should read ("0.009149" for "..._time_s" -> "9.15 ms",
     // an epoch "..._us" -> a date, "..._bytes" -> "1.5 MB"); empty when the name says nothing.
-    static QString readableNumber(const QString& key, double value);
+    // Dates in the traced process's local time: tzOffsetMinutes as TraceFile has it.
+    static QString readableNumber(const QString& key, double value, int tzOffsetMinutes = 0);
+    void setTzOffsetMinutes(int minutes) { m_tz = minutes; }
 
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -39,6 +41,7 @@ private:
     QVariant dataFor(const QModelIndex& index, int role) const;
     int add(int parent, const QString& key, const QJsonValue& value);
     std::vector<QString> m_keys, m_values;
+    int m_tz = 0;
     std::vector<QString> m_raw; // per node: the number as logged when the value is reformatted
 };
 
