@@ -67,6 +67,8 @@ void InspectorView::setTrace(std::shared_ptr<const Trace> trace)
     m_source->setTrace(m_trace);
     m_artifacts->setTrace(m_trace);
     m_raw->setTrace(m_trace);
+    // Whatever the selection holds now is what the tabs show (MainWindow clears it first).
+    showCompile(m_selection->current());
 }
 
 void InspectorView::showTab(Tab tab)

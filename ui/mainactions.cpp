@@ -215,41 +215,48 @@ void MainActions::showShortcuts()
     dialog.setObjectName(QStringLiteral("shortcutsDialog"));
     dialog.setWindowTitle(tr("Keyboard Shortcuts"));
     auto* layout = new QVBoxLayout(&dialog);
+    // A flat list: a bold heading row per menu (spanning both columns), then its actions. Flat,
+    // so nothing depends on rows being expanded.
     auto* model = new QStandardItemModel(&dialog);
     model->setHorizontalHeaderLabels({ tr("Action"), tr("Keys") });
-    QStandardItem* group = nullptr;
     QString groupName;
+    QList<int> headings;
+    bool first = true;
     for (const ShortcutEntry& e : shortcutEntries(m_window)) {
-        if (!group || e.menu != groupName) {
+        if (first || e.menu != groupName) {
+            first = false;
             groupName = e.menu;
-            group = new QStandardItem(groupName);
-            QFont bold = group->font();
+            auto* heading = new QStandardItem(groupName);
+            QFont bold = heading->font();
             bold.setBold(true);
-            group->setFont(bold);
-            group->setEditable(false);
-            auto* empty = new QStandardItem;
-            empty->setEditable(false);
-            model->appendRow({ group, empty });
+            heading->setFont(bold);
+            heading->setEditable(false);
+            headings << model->rowCount();
+            model->appendRow(heading);
         }
-        auto* action = new QStandardItem(e.action);
+        auto* action = new QStandardItem(QStringLiteral("    ") + e.action);
         auto* keys = new QStandardItem(e.keys);
         action->setEditable(false);
         keys->setEditable(false);
-        group->appendRow({ action, keys });
+        model->appendRow({ action, keys });
     }
     auto* view = new QTreeView(&dialog);
+    view->setObjectName(QStringLiteral("shortcutsView"));
     view->setModel(model);
     view->setRootIsDecorated(false);
-    view->setItemsExpandable(false);
-    view->expandAll();
     view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->setSelectionMode(QAbstractItemView::NoSelection);
+    for (int row : headings)
+        view->setFirstColumnSpanned(row, QModelIndex(), true);
     view->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     view->header()->setStretchLastSection(true);
     layout->addWidget(view);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     layout->addWidget(buttons);
-    dialog.resize(620, 640);
+    const QFontMetrics fm(dialog.font());
+    dialog.resize(fm.averageCharWidth() * 90, fm.height() * 44);
     dialog.exec();
 }
 

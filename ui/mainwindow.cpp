@@ -1,5 +1,6 @@
 #include "ui/mainwindow.h"
 
+#include "ui/backgroundjob.h"
 #include "ui/compilebrowser.h"
 #include "ui/compileselection.h"
 #include "ui/diagnosticsdock.h"
@@ -29,7 +30,11 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
+
+#include <algorithm>
+#include <optional>
 
 static void initDynascopeResources()
 {
@@ -49,6 +54,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     , m_loader(new TraceLoadController(this))
     , m_selection(new CompileSelection(this))
     , m_recent(new RecentFiles(options.persistSettings, this))
+    , m_payloadCheck(new BackgroundJob(this))
 {
     initDynascopeResources();
     setObjectName(QStringLiteral("mainWindow"));
@@ -78,7 +84,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     createDocks();
     createStatusBar();
     connectActions();
-    // Toolbar, search, zoom history, exports and the report dock: they follow loadFinished.
+    // The views follow the trace through traceChanged, in this order.
+    connect(this, &MainWindow::traceChanged, m_browser, &CompileBrowser::setTrace);
+    connect(this, &MainWindow::traceChanged, m_inspector, &InspectorView::setTrace);
+    connect(this, &MainWindow::traceChanged, m_timeline, &TimelineView::setTrace);
+    // Toolbar, search, navigation history, exports and the report dock: they follow traceChanged.
     new TimelineNavigation(this, m_actions, m_timeline, m_selection);
     new ExportController(this, m_actions, m_timeline, m_selection);
     updateTitle();
@@ -105,8 +115,6 @@ void MainWindow::createDocks()
     m_diagnostics = new DiagnosticsDock(this);
     addDockWidget(Qt::LeftDockWidgetArea, m_diagnostics);
     splitDockWidget(compilesDock, m_diagnostics, Qt::Vertical);
-    resizeDocks({ compilesDock }, { 640 }, Qt::Horizontal);
-    resizeDocks({ compilesDock, m_diagnostics }, { 700, 160 }, Qt::Vertical);
 
     m_actions->addDockToggle(compilesDock);
     m_actions->addDockToggle(m_diagnostics);
@@ -114,12 +122,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, stackTrie);
     tabifyDockWidget(compilesDock, stackTrie);
     m_actions->addDockToggle(stackTrie);
-    connect(this, &MainWindow::loadFinished, stackTrie, [this, stackTrie, compilesDock] {
-        stackTrie->setTrace(m_trace);
-        if (!stackTrie->property("dynascopeRaised").toBool()) // Compiles in front the first time
-            compilesDock->raise();
-        stackTrie->setProperty("dynascopeRaised", true);
-    });
+    connect(this, &MainWindow::traceChanged, stackTrie, &StackTrieDock::setTrace);
     connect(m_actions->focusFilter, &QAction::triggered, this, [this, compilesDock] {
         compilesDock->show();
         m_browser->filterEdit()->setFocus();
@@ -144,6 +147,14 @@ void MainWindow::createStatusBar()
     m_loadTime = new QLabel(this);
     m_loadTime->setTextFormat(Qt::PlainText);
     m_loadTime->setForegroundRole(QPalette::PlaceholderText);
+    m_verifying = new QLabel(tr("checking payload hashes…"), this);
+    m_verifying->setObjectName(QStringLiteral("verifyingPayloads"));
+    m_verifying->setTextFormat(Qt::PlainText);
+    m_verifying->setForegroundRole(QPalette::PlaceholderText);
+    m_verifying->setToolTip(tr("Every payload is compared with its has_payload MD5, as "
+                               "dynascope-cli summary does; mismatches become diagnostics"));
+    m_verifying->hide();
+    statusBar()->addPermanentWidget(m_verifying);
     statusBar()->addPermanentWidget(m_loadTime);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -242,26 +253,38 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
     showLoading(false);
     const QStringList errors = outcome.errorMessages();
     if (outcome.result.trace) {
+        // A reload (F5) keeps the selected compile when the reloaded trace still has it.
+        const bool reload = m_trace && outcome.paths == m_paths;
+        std::optional<std::pair<uint32_t, CompileId>> keep;
+        if (reload && m_selection->current() < m_trace->compiles.size()) {
+            const Compile& c = m_trace->compiles[m_selection->current()];
+            keep = std::make_pair(c.index, c.id);
+        }
         m_paths = outcome.paths;
         for (const QString& p : outcome.paths) {
             if (QFileInfo::exists(p))
                 m_recent->add(p);
         }
         setTrace(outcome.result.trace);
-        m_loadTime->setText(tr("loaded in %1").arg(formatDuration(outcome.elapsedMs * 1000.0)));
-    } else {
-        // Nothing could be read: keep what was open before.
-        std::vector<Diagnostic> diags(outcome.result.errors.begin(), outcome.result.errors.end());
-        if (!m_trace)
-            m_diagnostics->setDiagnostics(std::move(diags));
-        m_summary->setText(m_trace
-                ? summaryText()
-                : tr("Could not read: %1").arg(errors.join(QStringLiteral("; "))));
-    }
-    if (!errors.isEmpty()) {
+        if (keep && keep->first < m_trace->compiles.size()
+            && m_trace->compiles[keep->first].id == keep->second)
+            m_selection->setCurrent(keep->first);
+        m_loadTime->setText(
+            tr("loaded in %1")
+                .arg(formatDuration(static_cast<double>(std::max<qint64>(outcome.elapsedUs, 1)))));
+    } else if (!m_trace) {
+        // Nothing could be read and nothing was open: the start page stays; the dock says why.
+        m_allDiagnostics.assign(outcome.result.errors.begin(), outcome.result.errors.end());
+        m_diagnostics->setDiagnostics(m_allDiagnostics);
+        m_summary->setText(tr("Could not read: %1").arg(errors.join(QStringLiteral("; "))));
         m_diagnostics->show();
-        statusBar()->showMessage(
-            tr("Could not read: %1").arg(errors.join(QStringLiteral("; "))), 10000);
+    }
+    // else: nothing could be read; the trace that was open stays, as it was.
+    if (!errors.isEmpty()) {
+        QString message = tr("Could not read: %1").arg(errors.join(QStringLiteral("; ")));
+        if (!outcome.result.trace && m_trace)
+            message += tr(" — still showing %1").arg(openName());
+        statusBar()->showMessage(message, 15000);
     }
     Q_EMIT loadFinished(errors.isEmpty() && outcome.result.trace, errors);
 }
@@ -269,18 +292,69 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
+    // Nothing is selected while the views change; then every view gets the new trace.
     m_selection->clear();
-    m_browser->setTrace(m_trace);
-    m_inspector->setTrace(m_trace);
-    m_timeline->setTrace(m_trace);
-    std::vector<Diagnostic> diags = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
-    m_diagnosticCount = static_cast<int>(diags.size());
-    m_diagnostics->setDiagnostics(std::move(diags));
+    Q_EMIT traceChanged(m_trace);
+    m_allDiagnostics = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
+    m_diagnostics->setDiagnostics(m_allDiagnostics);
     m_stack->setCurrentWidget(m_trace ? static_cast<QWidget*>(m_centre) : m_startPage);
     showDocks(m_trace != nullptr);
+    if (m_trace && !m_centreSized) {
+        // The first time the timeline shows, it gets three fifths of the height above the
+        // inspector (at 1024x700 it had 150 px of lanes), once the layout has its size.
+        m_centreSized = true;
+        QTimer::singleShot(0, this, [this] {
+            const int h = m_centre->height();
+            m_centre->setSizes({ h * 3 / 5, h - h * 3 / 5 });
+        });
+    }
+    if (m_trace && !m_compilesRaised) { // the Compiles tab in front of the Stack trie at first
+        m_compilesRaised = true;
+        if (auto* compiles = findChild<QDockWidget*>(QStringLiteral("compilesDock")))
+            compiles->raise();
+    }
     m_actions->reload->setEnabled(m_trace != nullptr);
     m_summary->setText(summaryText());
     updateTitle();
+    startPayloadCheck();
+}
+
+void MainWindow::startPayloadCheck()
+{
+    m_payloadsVerified = false;
+    if (!m_trace) {
+        m_payloadCheck->cancel();
+        m_verifying->hide();
+        return;
+    }
+    m_verifying->show();
+    std::shared_ptr<const Trace> trace = m_trace;
+    m_payloadCheck->start<Trace::PayloadCheck>(
+        [trace](std::stop_token) { return trace->verifyPayloads(); },
+        [this, trace](JobOutcome<Trace::PayloadCheck> outcome) {
+            m_verifying->hide();
+            if (trace != m_trace)
+                return;
+            m_payloadsVerified = outcome.value.has_value();
+            if (outcome.value) {
+                for (Diagnostic& d : outcome.value->diagnostics)
+                    m_allDiagnostics.push_back(std::move(d));
+            } else {
+                m_allDiagnostics.push_back({ Severity::Warning, DiagnosticCode::Other,
+                    trace->files.empty() ? std::string() : trace->files.front().path, 0,
+                    "payload hashes were not checked: " + outcome.error.toStdString() });
+            }
+            updateDiagnostics();
+            Q_EMIT payloadsChecked();
+        });
+}
+
+void MainWindow::updateDiagnostics()
+{
+    m_diagnostics->setDiagnostics(m_allDiagnostics);
+    if (!m_allDiagnostics.empty() && m_trace)
+        m_diagnostics->show(); // an empty dock stays hidden; one with content comes back
+    m_summary->setText(summaryText());
 }
 
 QString MainWindow::summaryText() const
@@ -301,8 +375,9 @@ QString MainWindow::summaryText() const
         + plural(t.recompileCount(), tr("recompile"), tr("recompiles")) + sep
         + plural(t.graphBreakCount(), tr("graph break"), tr("graph breaks")) + sep
         + plural(t.failureCount(), tr("failure"), tr("failures")) + sep
-        + plural(static_cast<uint64_t>(m_diagnosticCount), tr("diagnostic"), tr("diagnostics"))
-        + (m_diagnosticCount ? QStringLiteral(" ⚠") : QString());
+        + plural(
+            static_cast<uint64_t>(m_allDiagnostics.size()), tr("diagnostic"), tr("diagnostics"))
+        + (m_allDiagnostics.empty() ? QString() : QStringLiteral(" ⚠"));
 }
 
 bool MainWindow::selectCompile(const QString& text)
@@ -341,8 +416,14 @@ void MainWindow::selectNext(int direction, bool (*matches)(const Compile&))
 void MainWindow::showDocks(bool show)
 {
     // The start page fills the window; the docks (empty until a trace is open) come back with
-    // the first trace, as the user last arranged them.
+    // the first trace, as the user last arranged them. The Diagnostics dock shows only when it
+    // has something to say, so an empty one does not take the timeline's space.
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (dock == m_diagnostics) {
+            dock->setVisible(
+                show ? !m_allDiagnostics.empty() : !m_allDiagnostics.empty() && !m_trace);
+            continue;
+        }
         if (!show) {
             dock->setProperty("dynascopeWasVisible", dock->isVisibleTo(this));
             dock->hide();
@@ -350,6 +431,21 @@ void MainWindow::showDocks(bool show)
             dock->show();
         }
     }
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_docksSized)
+        return;
+    m_docksSized = true;
+    // Without a saved layout, the compile list takes about two fifths of the width (its columns
+    // fit at 1600 px) and the timeline and inspector the rest, at any window size.
+    if (m_options.persistSettings && QSettings().contains(QStringLiteral("mainwindow/state")))
+        return;
+    auto* compiles = findChild<QDockWidget*>(QStringLiteral("compilesDock"));
+    if (compiles)
+        resizeDocks({ compiles }, { std::clamp(width() * 2 / 5, 320, 640) }, Qt::Horizontal);
 }
 
 void MainWindow::showLoading(bool loading)
@@ -361,29 +457,44 @@ void MainWindow::showLoading(bool loading)
         m_progress->setValue(0);
 }
 
+QString MainWindow::openName() const
+{
+    if (!m_trace || m_trace->files.empty())
+        return {};
+    return m_paths.size() == 1 ? QFileInfo(m_paths.front()).fileName()
+                               : tr("%1 files").arg(m_trace->files.size());
+}
+
 void MainWindow::updateTitle()
 {
-    if (!m_trace || m_trace->files.empty()) {
-        setWindowTitle(QStringLiteral("Dynascope"));
-        return;
-    }
-    const QString name = m_paths.size() == 1 ? QFileInfo(m_paths.front()).fileName()
-                                             : tr("%1 files").arg(m_trace->files.size());
-    setWindowTitle(name + QStringLiteral(" — Dynascope"));
+    const QString name = openName();
+    setWindowTitle(
+        name.isEmpty() ? QStringLiteral("Dynascope") : name + QStringLiteral(" — Dynascope"));
 }
 
 void MainWindow::openFileDialog()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"), QString(),
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"), lastFolder(),
         tr("TORCH_TRACE logs (*.log *.log.zst *.log.gz *.txt *.zst *.gz);;All files (*)"));
     openPaths(files);
 }
 
 void MainWindow::openFolderDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Trace Folder"));
+    const QString dir
+        = QFileDialog::getExistingDirectory(this, tr("Open Trace Folder"), lastFolder());
     if (!dir.isEmpty())
         openPaths({ dir });
+}
+
+QString MainWindow::lastFolder() const
+{
+    // The Open dialogs start where the last trace was: its folder (a folder trace's parent).
+    const QStringList paths = m_paths.isEmpty() ? m_recent->paths() : m_paths;
+    if (paths.isEmpty())
+        return {};
+    const QFileInfo fi(paths.front());
+    return fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath();
 }
 
 void MainWindow::openExample()

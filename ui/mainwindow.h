@@ -18,6 +18,7 @@ class QToolButton;
 
 namespace dynascope::ui {
 
+class BackgroundJob;
 class CompileBrowser;
 class CompileSelection;
 class DiagnosticsDock;
@@ -56,12 +57,26 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     DiagnosticsDock* diagnosticsDock() const { return m_diagnostics; }
 
+    // Payload hashes of the open trace: checked in the background after each load, as the CLI
+    // does by default. False while the check runs.
+    bool payloadsVerified() const { return m_payloadsVerified; }
+    // Where the Open dialogs start: the open (else the most recent) trace's folder.
+    QString lastFolder() const;
+    // Every diagnostic of the open trace: the loader's, then the payload check's.
+    const std::vector<Diagnostic>& diagnostics() const { return m_allDiagnostics; }
+
 Q_SIGNALS:
+    // The open trace changed (a load, a reload); null: none. The one way views get the trace:
+    // the selection is cleared before it is emitted.
+    void traceChanged(const std::shared_ptr<const dynascope::Trace>& trace);
     // After every load: ok is false when some input could not be read (errors says which).
     void loadFinished(bool ok, const QStringList& errors);
+    // The background payload check of the open trace finished (diagnostics() holds its result).
+    void payloadsChecked();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -74,8 +89,11 @@ private:
     void onLoadFinished(const LoadOutcome& outcome);
     void onLoadCancelled();
     void setTrace(std::shared_ptr<const Trace> trace);
+    void startPayloadCheck();
+    void updateDiagnostics();
     void showLoading(bool loading);
     void showDocks(bool show);
+    QString openName() const; // "trace.log", "4 files"; empty when nothing is open
     void selectNext(int direction, bool (*matches)(const Compile&));
     void openFileDialog();
     void openFolderDialog();
@@ -86,11 +104,16 @@ private:
     Options m_options;
     std::shared_ptr<const Trace> m_trace;
     QStringList m_paths;
-    int m_diagnosticCount = 0;
+    std::vector<Diagnostic> m_allDiagnostics; // the loader's and the payload check's
+    bool m_payloadsVerified = false;
+    bool m_docksSized = false;
+    bool m_compilesRaised = false;
+    bool m_centreSized = false;
 
     TraceLoadController* m_loader;
     CompileSelection* m_selection;
     RecentFiles* m_recent;
+    BackgroundJob* m_payloadCheck;
     MainActions* m_actions = nullptr;
     QStackedWidget* m_stack = nullptr;
     StartPage* m_startPage = nullptr;
@@ -101,6 +124,7 @@ private:
     DiagnosticsDock* m_diagnostics = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_loadTime = nullptr;
+    QLabel* m_verifying = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
 };

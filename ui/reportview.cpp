@@ -2,6 +2,7 @@
 
 #include "core/report/report.h"
 #include "core/report/report_render.h"
+#include "ui/backgroundjob.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -9,14 +10,14 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
+
+#include <exception>
 
 namespace dynascope::ui {
 
@@ -42,6 +43,7 @@ ReportView::ReportView(QWidget* parent)
     , m_copy(new QPushButton(tr("Copy"), this))
     , m_save(new QPushButton(tr("Save…"), this))
     , m_text(new QPlainTextEdit(this))
+    , m_jobs(new BackgroundJob(this))
 {
     setObjectName(QStringLiteral("reportView"));
     m_format->addItems({ tr("Markdown"), tr("JSON") });
@@ -72,7 +74,7 @@ ReportView::ReportView(QWidget* parent)
 void ReportView::setTrace(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
-    ++m_generation;
+    m_jobs->cancel(); // a report of the previous trace is dropped when it arrives
     m_built = false;
     m_building = false;
     m_markdown.clear();
@@ -94,7 +96,13 @@ void ReportView::buildNow()
 {
     if (!m_trace)
         return;
-    const Rendered r = renderReportText(*m_trace);
+    Rendered r;
+    try {
+        r = renderReportText(*m_trace);
+    } catch (const std::exception& e) {
+        m_status->setText(tr("The report could not be built: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
     m_markdown = r.markdown;
     m_json = r.json;
     m_built = true;
@@ -107,23 +115,23 @@ void ReportView::buildAsync()
 {
     m_building = true;
     m_status->setText(tr("Building the report…"));
-    const quint64 generation = m_generation;
-    auto* watcher = new QFutureWatcher<Rendered>(this);
-    connect(watcher, &QFutureWatcher<Rendered>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer trace replaced this one
-        const Rendered r = watcher->result();
-        m_markdown = r.markdown;
-        m_json = r.json;
-        m_built = true;
-        m_building = false;
-        m_status->clear();
-        showText(m_format->currentIndex() == 0 ? m_markdown : m_json);
-        Q_EMIT built();
-    });
     std::shared_ptr<const Trace> trace = m_trace;
-    watcher->setFuture(QtConcurrent::run([trace] { return renderReportText(*trace); }));
+    m_jobs->start<Rendered>([trace](std::stop_token) { return renderReportText(*trace); },
+        [this](JobOutcome<Rendered> outcome) {
+            m_building = false;
+            if (!outcome.value) {
+                // Errors travel as values: say what failed where the report would be.
+                m_built = false;
+                m_status->setText(tr("The report could not be built: %1").arg(outcome.error));
+                return;
+            }
+            m_markdown = outcome.value->markdown;
+            m_json = outcome.value->json;
+            m_built = true;
+            m_status->clear();
+            showText(m_format->currentIndex() == 0 ? m_markdown : m_json);
+            Q_EMIT built();
+        });
 }
 
 void ReportView::showText(const QString& text)

@@ -1,6 +1,7 @@
 // ReportView: the compile report of the loaded trace (core/report) as read-only plain text, in
 // Markdown or JSON. Trace strings never reach a rich-text widget: the report is shown in a
-// QPlainTextEdit. Built off the GUI thread the first time the view is shown after a load.
+// QPlainTextEdit. Built off the GUI thread (a BackgroundJob) the first time the view is shown after
+// a load; a build that fails says so in the view's status line.
 #pragma once
 
 #include "core/model/trace.h"
@@ -15,6 +16,8 @@ class QPlainTextEdit;
 class QPushButton;
 
 namespace dynascope::ui {
+
+class BackgroundJob;
 
 class ReportView : public QWidget {
     Q_OBJECT
@@ -39,7 +42,6 @@ private:
     void saveAs();
 
     std::shared_ptr<const Trace> m_trace;
-    quint64 m_generation = 0;
     bool m_built = false;
     bool m_building = false;
     QString m_markdown, m_json;
@@ -48,6 +50,7 @@ private:
     QPushButton* m_copy;
     QPushButton* m_save;
     QPlainTextEdit* m_text;
+    BackgroundJob* m_jobs;
 };
 
 } // namespace dynascope::ui

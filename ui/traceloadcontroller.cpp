@@ -2,11 +2,7 @@
 
 #include "ui/models/format.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <atomic>
-#include <exception>
 #include <mutex>
 
 namespace dynascope::ui {
@@ -28,34 +24,23 @@ QStringList LoadOutcome::errorMessages() const
 
 TraceLoadController::TraceLoadController(QObject* parent)
     : QObject(parent)
+    , m_jobs(this)
 {
     m_poll.setInterval(80);
     connect(&m_poll, &QTimer::timeout, this, &TraceLoadController::pollProgress);
 }
 
-TraceLoadController::~TraceLoadController()
-{
-    // The worker holds only values and its own shared state, so it may outlive us; still stop
-    // it and wait, so that quitting during a large load does not leave a thread parsing.
-    m_stop.request_stop();
-    waitForWorker();
-}
+TraceLoadController::~TraceLoadController() = default; // m_jobs stops and waits
 
 void TraceLoadController::waitForWorker()
 {
-    if (m_worker.isValid())
-        m_worker.waitForFinished();
+    m_jobs.waitForWorker();
 }
 
 quint64 TraceLoadController::start(const QStringList& paths)
 {
-    if (m_running) {
-        m_stop.request_stop();
-        Q_EMIT cancelled(m_job);
-    }
-    const quint64 job = ++m_job;
-    m_running = true;
-    m_stop = std::stop_source();
+    if (m_jobs.isRunning())
+        Q_EMIT cancelled(m_jobs.currentJob());
     m_state = std::make_shared<ProgressState>();
     m_clock.start();
 
@@ -65,36 +50,18 @@ quint64 TraceLoadController::start(const QStringList& paths)
         files.push_back(p.toStdString());
 
     auto state = m_state;
-    m_worker = QtConcurrent::run([files = std::move(files), token = m_stop.get_token(), state]() {
-        ProgressSink sink = [state](const LoadProgress& p) {
-            state->done.store(p.bytesDone, std::memory_order_relaxed);
-            state->total.store(p.bytesTotal, std::memory_order_relaxed);
-            std::lock_guard lock(state->mutex);
-            if (state->stage != p.stage)
-                state->stage = p.stage;
-        };
-        try {
+    const quint64 job = m_jobs.start<LoadResult>(
+        [files = std::move(files), state](std::stop_token token) {
+            ProgressSink sink = [state](const LoadProgress& p) {
+                state->done.store(p.bytesDone, std::memory_order_relaxed);
+                state->total.store(p.bytesTotal, std::memory_order_relaxed);
+                std::lock_guard lock(state->mutex);
+                if (state->stage != p.stage)
+                    state->stage = p.stage;
+            };
             return dynascope::load(files, LoadOptions {}, sink, token);
-        } catch (const std::exception& e) {
-            // Errors travel as values: the GUI thread shows them.
-            LoadResult r;
-            Diagnostic d;
-            d.severity = Severity::Error;
-            d.code = DiagnosticCode::IoError;
-            d.file = files.empty() ? std::string() : files.front();
-            d.message = std::string("loading failed: ") + e.what();
-            r.errors.push_back(d);
-            return r;
-        }
-    });
-    // A watcher per job (rather than QFuture::then with a context) so a worker that finished
-    // before we attached is still reported; the job id decides whether the result is wanted.
-    auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, paths] {
-        watcher->deleteLater();
-        onWorkerDone(job, paths, watcher->future().result());
-    });
-    watcher->setFuture(m_worker);
+        },
+        [this, paths](JobOutcome<LoadResult> outcome) { onWorkerDone(paths, std::move(outcome)); });
     m_poll.start();
     Q_EMIT started(job, paths);
     Q_EMIT progress(job, 0.0, tr("starting"));
@@ -103,17 +70,16 @@ quint64 TraceLoadController::start(const QStringList& paths)
 
 void TraceLoadController::cancel()
 {
-    if (!m_running)
+    if (!m_jobs.isRunning())
         return;
-    m_stop.request_stop();
-    m_running = false;
+    m_jobs.cancel();
     m_poll.stop();
-    Q_EMIT cancelled(m_job);
+    Q_EMIT cancelled(m_jobs.currentJob());
 }
 
 void TraceLoadController::pollProgress()
 {
-    if (!m_running || !m_state)
+    if (!m_jobs.isRunning() || !m_state)
         return;
     const uint64_t total = m_state->total.load(std::memory_order_relaxed);
     const uint64_t done = m_state->done.load(std::memory_order_relaxed);
@@ -122,27 +88,36 @@ void TraceLoadController::pollProgress()
         std::lock_guard lock(m_state->mutex);
         stage = qs(m_state->stage);
     }
-    Q_EMIT progress(
-        m_job, total ? static_cast<double>(done) / static_cast<double>(total) : 0.0, stage);
+    Q_EMIT progress(m_jobs.currentJob(),
+        total ? static_cast<double>(done) / static_cast<double>(total) : 0.0, stage);
 }
 
-void TraceLoadController::onWorkerDone(quint64 job, QStringList paths, LoadResult result)
+void TraceLoadController::onWorkerDone(QStringList paths, JobOutcome<LoadResult> outcome)
 {
-    // A superseded or cancelled load: its result is dropped.
-    if (job != m_job || !m_running)
-        return;
-    m_running = false;
     m_poll.stop();
+    LoadResult result;
+    if (outcome.value) {
+        result = std::move(*outcome.value);
+    } else {
+        // The loader threw (out of memory, a bug): an error naming the input, as for an
+        // unreadable file; the trace that was open stays.
+        Diagnostic d;
+        d.severity = Severity::Error;
+        d.code = DiagnosticCode::IoError;
+        d.file = paths.isEmpty() ? std::string() : paths.front().toStdString();
+        d.message = "loading failed: " + outcome.error.toStdString();
+        result.errors.push_back(d);
+    }
     if (result.cancelled) {
-        Q_EMIT cancelled(job);
+        Q_EMIT cancelled(outcome.job);
         return;
     }
-    LoadOutcome outcome;
-    outcome.job = job;
-    outcome.paths = std::move(paths);
-    outcome.result = std::move(result);
-    outcome.elapsedMs = m_clock.elapsed();
-    Q_EMIT finished(outcome);
+    LoadOutcome out;
+    out.job = outcome.job;
+    out.paths = std::move(paths);
+    out.result = std::move(result);
+    out.elapsedUs = m_clock.nsecsElapsed() / 1000;
+    Q_EMIT finished(out);
 }
 
 } // namespace dynascope::ui

@@ -1,20 +1,20 @@
-// TraceLoadController: runs core's synchronous loader on a worker thread (QtConcurrent) and hands
-// the result back on the GUI thread. Each load gets a job id; starting a new load requests stop on
-// the previous one and its result is dropped when it arrives. Progress is written by the worker
-// into atomics and polled by a GUI-thread timer, which throttles it for free and never needs the
-// worker to touch a QObject.
+// TraceLoadController: runs core's synchronous loader as a BackgroundJob and hands the result back
+// on the GUI thread. Each load gets a job id; starting a new load requests stop on the previous
+// one and its result is dropped when it arrives. Progress is written by the worker into atomics
+// and polled by a GUI-thread timer, which throttles it for free and never needs the worker to
+// touch a QObject.
 #pragma once
 
 #include "core/load/loader.h"
 
+#include "ui/backgroundjob.h"
+
 #include <QElapsedTimer>
-#include <QFuture>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
 
 #include <memory>
-#include <stop_token>
 
 namespace dynascope::ui {
 
@@ -22,7 +22,7 @@ struct LoadOutcome {
     quint64 job = 0;
     QStringList paths;
     LoadResult result;
-    qint64 elapsedMs = 0;
+    qint64 elapsedUs = 0; // wall time from start() to the result
     // Inputs that could not be read, formatted "file: message".
     QStringList errorMessages() const;
 };
@@ -36,8 +36,8 @@ public:
     // Starts loading; a load in flight is cancelled and its result will be dropped.
     quint64 start(const QStringList& paths);
     void cancel();
-    bool isRunning() const { return m_running; }
-    quint64 currentJob() const { return m_job; }
+    bool isRunning() const { return m_jobs.isRunning(); }
+    quint64 currentJob() const { return m_jobs.currentJob(); }
     // Blocks until the worker of the current job has finished (tests, shutdown).
     void waitForWorker();
 
@@ -50,13 +50,10 @@ Q_SIGNALS:
 private:
     struct ProgressState;
     void pollProgress();
-    void onWorkerDone(quint64 job, QStringList paths, LoadResult result);
+    void onWorkerDone(QStringList paths, JobOutcome<LoadResult> outcome);
 
-    quint64 m_job = 0;
-    bool m_running = false;
-    std::stop_source m_stop;
+    BackgroundJob m_jobs;
     std::shared_ptr<ProgressState> m_state;
-    QFuture<LoadResult> m_worker;
     QTimer m_poll;
     QElapsedTimer m_clock;
 };

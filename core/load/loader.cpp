@@ -168,7 +168,12 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
             appendTrace(*trace, std::move(*parts[i]));
     }
     report("done");
-    if (trace->files.empty() && !result.errors.empty() && files.empty() && paths.empty())
+    // Nothing could be read at all (every path missing, unreadable or an empty folder): no
+    // trace, only the errors, so a caller keeps what it showed before. A file that opened but
+    // holds nothing is a trace with no records, not a failure.
+    const bool anyRead
+        = std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p != nullptr; });
+    if (!anyRead && !result.errors.empty())
         return result;
     result.trace = std::move(trace);
     return result;

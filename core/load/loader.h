@@ -26,7 +26,9 @@ struct LoadProgress {
 using ProgressSink = std::function<void(const LoadProgress&)>;
 
 struct LoadResult {
-    std::shared_ptr<const Trace> trace; // never null unless every input failed to open
+    // Null when no input could be read at all (errors says why); otherwise every file that
+    // opened, even when others did not.
+    std::shared_ptr<const Trace> trace;
     std::vector<Diagnostic> errors; // inputs that could not be read at all (also in trace)
     bool cancelled = false;
 };

@@ -276,6 +276,12 @@ private Q_SLOTS:
         r = load({ fixture("empty_folder") });
         QCOMPARE(r.errors.size(), size_t(1));
         QVERIFY(r.errors[0].message.find("dedicated_log_torch_trace") != std::string::npos);
+        // Nothing could be read: no trace, so a caller can keep the one it showed (issue 17).
+        QVERIFY(!r.trace);
+        r = load({ fixture("does_not_exist.log"), fixture("example.log") });
+        QCOMPARE(r.errors.size(), size_t(1));
+        QVERIFY(r.trace); // what could be read is kept
+        QCOMPARE(r.trace->files.size(), size_t(1));
     }
 
     void cancelStopsEarly()

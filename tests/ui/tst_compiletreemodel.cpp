@@ -1,13 +1,17 @@
 // CompileTreeModel and its filter proxy under QAbstractItemModelTester, on the bundled example and
 // (when ../shared/traces is there) on a real 15-compile rank log; plus the duration formatting the
 // tree shows.
+#include "ui/models/compilefilterproxy.h"
 #include "ui/models/compiletreemodel.h"
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/models/statusstyle.h"
 
 #include "uitesthelpers.h"
 
 #include <QAbstractItemModelTester>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -55,14 +59,21 @@ private Q_SLOTS:
         const QModelIndex scaleFrame = model.index(3, 0, rank);
         QCOMPARE(cell(scaleFrame, CompileTreeModel::FunctionColumn), QStringLiteral("scale"));
         QCOMPARE(model.rowCount(scaleFrame), 5); // [3/0] .. [3/4]
-        QCOMPARE(cell(scaleFrame, CompileTreeModel::RecompileReasonsColumn),
-            QStringLiteral("4 recompiles"));
+        QCOMPARE(cell(scaleFrame, CompileTreeModel::ReasonColumn), QStringLiteral("4 recompiles"));
+        QCOMPARE(cell(scaleFrame, CompileTreeModel::StatusColumn), QStringLiteral("✓5  ↻4"));
 
         const QModelIndex c31 = findId(model, QStringLiteral("[3/1]"));
         QVERIFY(c31.isValid());
-        QVERIFY2(cell(c31, CompileTreeModel::RecompileReasonsColumn)
-                     .startsWith(QStringLiteral("3/0: tensor 'x' size mismatch")),
-            qPrintable(cell(c31, CompileTreeModel::RecompileReasonsColumn)));
+        // A recompile says so in its status, and its reason in a few words beside it; the whole
+        // reason is the tooltip.
+        QCOMPARE(cell(c31, CompileTreeModel::StatusColumn), QStringLiteral("↻ recompile"));
+        QCOMPARE(cell(c31, CompileTreeModel::ReasonColumn), QStringLiteral("x.size(0) 32→64"));
+        QVERIFY(c31.sibling(c31.row(), CompileTreeModel::ReasonColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("3/0: tensor 'x' size mismatch")));
+        QCOMPARE(cell(findId(model, QStringLiteral("[3/2]")), CompileTreeModel::ReasonColumn),
+            QStringLiteral("x.size(0) 64→128  (+1)"));
         QCOMPARE(cell(c31, CompileTreeModel::LocationColumn), QStringLiteral("train.py:25"));
         QCOMPARE(model.compileAt(c31), trace->compiles[model.compileAt(c31)].index);
         QCOMPARE(model.indexForCompile(model.compileAt(c31)), c31);
@@ -72,14 +83,25 @@ private Q_SLOTS:
         QCOMPARE(cell(c10, CompileTreeModel::StatusColumn), QStringLiteral("⚡ graph break"));
         QCOMPARE(model.rowCount(c10), 2);
         QCOMPARE(model.index(1, 0, c10).data().toString(), QStringLiteral("[1/0_1]"));
+        // Attempt rows say what they are in the status, and keep the function in its column.
+        QCOMPARE(cell(model.index(0, 0, c10), CompileTreeModel::StatusColumn),
+            QStringLiteral("attempt 0 · restarted"));
+        QCOMPARE(cell(model.index(1, 0, c10), CompileTreeModel::StatusColumn),
+            QStringLiteral("attempt 1 · final"));
+        QCOMPARE(
+            cell(model.index(1, 0, c10), CompileTreeModel::FunctionColumn), QStringLiteral("step"));
         QCOMPARE(cell(c10, CompileTreeModel::GraphBreaksColumn), QStringLiteral("1"));
 
         const QModelIndex c40 = findId(model, QStringLiteral("[4/0]"));
         QCOMPARE(cell(c40, CompileTreeModel::StatusColumn), QStringLiteral("✕ error"));
-        QCOMPARE(c40.sibling(c40.row(), CompileTreeModel::StatusColumn)
-                     .data(Qt::ForegroundRole)
-                     .value<QColor>(),
-            QColor(0xD5, 0x5E, 0x00));
+        QCOMPARE(
+            cell(c40, CompileTreeModel::ReasonColumn), QStringLiteral("BackendCompilerFailed"));
+        // The vermillion hue, dark enough to read as text on the light rows (4.5:1).
+        const QColor error = c40.sibling(c40.row(), CompileTreeModel::StatusColumn)
+                                 .data(Qt::ForegroundRole)
+                                 .value<QColor>();
+        QCOMPARE(error.hue(), QColor(0xD5, 0x5E, 0x00).hue());
+        QVERIFY(contrastRatio(error, QGuiApplication::palette().color(QPalette::Base)) >= 4.5);
 
         // Reloading resets cleanly (the tester watches the reset).
         model.setTrace(trace);
@@ -92,24 +114,37 @@ private Q_SLOTS:
         SKIP_UNLESS_EXISTS(uitest::exampleTrace());
         CompileTreeModel model;
         model.setTrace(uitest::loadTrace(uitest::exampleTrace()));
-        QSortFilterProxyModel proxy;
-        proxy.setRecursiveFilteringEnabled(true);
-        proxy.setFilterKeyColumn(-1);
-        proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
-        proxy.setSourceModel(&model);
+        CompileFilterProxy proxy;
+        proxy.setCompileModel(&model);
         QAbstractItemModelTester tester(
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
 
-        proxy.setFilterFixedString(QStringLiteral("export_step"));
+        proxy.setFilterText(QStringLiteral("export_step"));
         QCOMPARE(proxy.rowCount(), 1);
         const QModelIndex rank = proxy.index(0, 0);
         QCOMPARE(proxy.rowCount(rank), 1); // only frame 4 is left
         QCOMPARE(proxy.rowCount(proxy.index(0, 0, rank)), 1); // with [4/0]
+        // The rank row counts what the filter leaves.
+        QCOMPARE(cell(rank, CompileTreeModel::FunctionColumn), QStringLiteral("1 of 9 compiles"));
 
-        proxy.setFilterFixedString(QStringLiteral("size mismatch"));
+        proxy.setFilterText(QStringLiteral("size mismatch"));
         QCOMPARE(proxy.rowCount(proxy.index(0, 0, proxy.index(0, 0))), 4); // [3/1]..[3/4]
-        proxy.setFilterFixedString(QString());
+        // "recompile" finds the recompiles, not every compile of a frame that has some.
+        proxy.setFilterText(QStringLiteral("recompile"));
+        QCOMPARE(model.matchCount(), size_t(4));
+        const QModelIndex frame3 = proxy.index(0, 0, proxy.index(0, 0));
+        QCOMPARE(proxy.rowCount(frame3), 4);
+        QCOMPARE(proxy.index(0, 0, frame3).data().toString(), QStringLiteral("[3/1]"));
+        // Words anywhere: a status and a function.
+        proxy.setFilterText(QStringLiteral("graph break step"));
+        QCOMPARE(model.matchCount(), size_t(1));
+        proxy.setFilterText(QStringLiteral("no such thing"));
+        QCOMPARE(proxy.rowCount(), 0);
+        QCOMPARE(model.matchCount(), size_t(0));
+        proxy.setFilterText(QString());
         QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 5);
+        QCOMPARE(cell(proxy.index(0, 0), CompileTreeModel::FunctionColumn),
+            QStringLiteral("9 compiles"));
     }
 
     void realRank1()
@@ -129,15 +164,14 @@ private Q_SLOTS:
         const QModelIndex frame = model.index(0, 0, rank);
         QCOMPARE(model.rowCount(frame), 15);
         QCOMPARE(cell(frame, CompileTreeModel::FunctionColumn), QStringLiteral("kernel"));
-        QCOMPARE(
-            cell(frame, CompileTreeModel::RecompileReasonsColumn), QStringLiteral("14 recompiles"));
+        QCOMPARE(cell(frame, CompileTreeModel::ReasonColumn), QStringLiteral("14 recompiles"));
 
         const QModelIndex c03 = model.index(3, 0, frame);
         QCOMPARE(c03.data().toString(), QStringLiteral("[0/3]"));
-        const QString reason = cell(c03, CompileTreeModel::RecompileReasonsColumn);
-        QVERIFY2(reason.startsWith(QStringLiteral("0/2: tensor 'x' size mismatch at index 0")),
-            qPrintable(reason));
-        QCOMPARE(cell(c03, CompileTreeModel::StatusColumn), QStringLiteral("✓ ok"));
+        QCOMPARE(cell(c03, CompileTreeModel::ReasonColumn), QStringLiteral("x.size(0) 4→5  (+2)"));
+        QCOMPARE(cell(c03, CompileTreeModel::StatusColumn), QStringLiteral("↻ recompile"));
+        QCOMPARE(
+            cell(model.index(0, 0, frame), CompileTreeModel::StatusColumn), QStringLiteral("✓ ok"));
         QCOMPARE(
             cell(c03, CompileTreeModel::LocationColumn), QStringLiteral("gen_many_frames.py:6"));
         QVERIFY(cell(c03, CompileTreeModel::DurationColumn).endsWith(QStringLiteral(" ms")));

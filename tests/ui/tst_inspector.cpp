@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -180,6 +181,39 @@ private Q_SLOTS:
         const QString path = uitest::realRank1Trace();
         SKIP_UNLESS_EXISTS(path);
         checkModels(uitest::loadTrace(path));
+    }
+
+    // rank 1's [0/14] was rejected by 14 cache entries: the Why tab leads with the values that
+    // changed and the hint, shows the newest entry's failed guard, and folds the other 13.
+    void whyLeadsWithValueChainAndFoldsRejections()
+    {
+        const QString path = uitest::realRank1Trace();
+        SKIP_UNLESS_EXISTS(path);
+        const auto trace = uitest::loadTrace(path);
+        CompileSelection sel;
+        InspectorView v(&sel);
+        v.resize(1400, 900);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setTrace(trace);
+        sel.setCurrent(compileIndex(*trace, "[0/14]"));
+        QString text = v.whyView()->toPlainText();
+        const qsizetype chain = text.indexOf(QStringLiteral(
+            "x.size(0) across the frame's compiles: 2 → 3 → 4 → … → 15 → 16  (15 values)"));
+        const qsizetype hint = text.indexOf(QStringLiteral("Hint: Sizes change between calls: "
+                                                           "torch._dynamo.mark_dynamic(x, 0)"));
+        const qsizetype newest = text.indexOf(QStringLiteral("[0/13] rejected it: tensor 'x'"));
+        QVERIFY2(chain > 0 && hint > chain && newest > hint, qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("[0/12] rejected it")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("▸ Show the 13 other rejections")));
+        QVERIFY(clickLink(v.whyView(), QStringLiteral("toggle:rejections")));
+        text = v.whyView()->toPlainText();
+        QVERIFY(text.contains(QStringLiteral("[0/12] rejected it")));
+        QVERIFY(text.contains(QStringLiteral("[0/0] rejected it")));
+        QVERIFY(text.contains(QStringLiteral("▾ Hide the 13 other rejections")));
+        // Another compile starts folded again.
+        sel.setCurrent(compileIndex(*trace, "[0/13]"));
+        QVERIFY(!v.whyView()->toPlainText().contains(QStringLiteral("[0/11] rejected it")));
     }
 
     void whyRecompileLinksEarlierCompile()
@@ -465,14 +499,37 @@ private Q_SLOTS:
         const QString facts = v.summaryTab()->factsText();
         QVERIFY2(facts.contains(QStringLiteral("Compile: [3/2]  ↻ recompile")), qPrintable(facts));
         QVERIFY2(facts.contains(QStringLiteral("Function: scale")), qPrintable(facts));
-        QVERIFY2(facts.contains(QStringLiteral("Phases: ")), qPrintable(facts));
+        // Time by phase as the report counts it: groups with durations and shares.
+        QVERIFY2(facts.contains(QStringLiteral("Time by phase: ")), qPrintable(facts));
+        QVERIFY2(facts.contains(QRegularExpression(
+                     QStringLiteral("Dynamo tracing  [0-9.]+ ms  \\([0-9]+%\\)"))),
+            qPrintable(facts));
+        QVERIFY2(
+            facts.contains(QStringLiteral("Reason: x.size(0) 64→128  (+1)")), qPrintable(facts));
+        QVERIFY2(facts.contains(QStringLiteral("Trace: example.log, line ")), qPrintable(facts));
         QVERIFY2(facts.contains(QStringLiteral("Guards: ")), qPrintable(facts));
         QVERIFY2(facts.contains(QStringLiteral("Graph: ")), qPrintable(facts));
         QCOMPARE(v.summaryTab()->metricsModel()->valueOf(QStringLiteral("co_name")),
             QStringLiteral("scale"));
-        const auto phases
-            = SummaryTab::phaseTotals(m_example->compiles[compileIndex(*m_example, "[3/2]")]);
+        const Compile& c32 = m_example->compiles[compileIndex(*m_example, "[3/2]")];
+        const auto phases = SummaryTab::phaseTotals(c32);
         QVERIFY(!phases.empty());
+        double sum = 0;
+        for (const auto& p : phases)
+            sum += p.second;
+        QVERIFY(std::abs(sum - c32.durationUs()) < phases.size() + 1.0); // the parts add up
+
+        // Metric values read as times, dates and sizes, by their names' units.
+        QCOMPARE(MetricsModel::readableNumber(
+                     QStringLiteral("entire_frame_compile_time_s"), 0.009148999999999999),
+            QStringLiteral("9.15 ms"));
+        QVERIFY(MetricsModel::readableNumber(QStringLiteral("start_time_us"), 1752877803260874.0)
+                    .startsWith(QStringLiteral("2025-07-18 22:30:03.260")));
+        QCOMPARE(MetricsModel::readableNumber(QStringLiteral("duration_us"), 370803),
+            QStringLiteral("371 ms"));
+        QCOMPARE(MetricsModel::readableNumber(QStringLiteral("peak_bytes"), 1536),
+            QStringLiteral("1.50 KB"));
+        QVERIFY(MetricsModel::readableNumber(QStringLiteral("guard_count"), 8).isEmpty());
     }
 
     void hostileTextShowsLiterally()

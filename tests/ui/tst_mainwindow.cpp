@@ -9,9 +9,12 @@
 
 #include "uitesthelpers.h"
 
+#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -167,6 +170,48 @@ private Q_SLOTS:
         QVERIFY(!errors.isEmpty());
         QVERIFY2(errors.join(QLatin1Char('\n')).contains(missing),
             qPrintable(errors.join(QLatin1Char('\n'))));
+    }
+
+    // A failed open keeps the trace that was open (issue 17): opening a missing file, and
+    // Reload after the file was deleted, leave the trace, its selection and the title as they
+    // were, and the status bar says what failed.
+    void failedOpenKeepsTheTrace()
+    {
+        SKIP_UNLESS_EXISTS(uitest::exampleTrace());
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("example.log"));
+        QVERIFY(QFile::copy(uitest::exampleTrace(), copy));
+        MainWindow w(MainWindow::Options { false });
+        w.show();
+        QVERIFY(openAndWait(w, { copy }));
+        const auto trace = w.trace();
+        QVERIFY(w.selectCompile(QStringLiteral("[3/3]")));
+        const uint32_t selected = w.selection()->current();
+        const QString title = w.windowTitle();
+
+        QStringList errors;
+        const QString missing = dir.filePath(QStringLiteral("missing.log"));
+        QVERIFY(!openAndWait(w, { missing }, &errors));
+        QCOMPARE(w.trace(), trace);
+        QCOMPARE(w.selection()->current(), selected);
+        QCOMPARE(w.windowTitle(), title);
+        QCOMPARE(w.openPathList(), QStringList { copy });
+        QVERIFY2(w.statusBar()->currentMessage().contains(missing),
+            qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(
+            w.statusBar()->currentMessage().contains(QStringLiteral("still showing example.log")));
+
+        // The Open dialogs start in the open trace's folder.
+        QCOMPARE(w.lastFolder(), QFileInfo(copy).absolutePath());
+
+        QVERIFY(QFile::remove(copy));
+        QSignalSpy spy(&w, &MainWindow::loadFinished);
+        w.reload();
+        QVERIFY(spy.wait(60000));
+        QVERIFY(!spy.at(0).at(0).toBool());
+        QCOMPARE(w.trace(), trace);
+        QCOMPARE(w.trace()->compiles.size(), size_t(9));
+        QVERIFY(w.inspector()->toPlainText().startsWith(QStringLiteral("[3/3]")));
     }
 };
 

@@ -1,10 +1,14 @@
 // Screenshot mode: the function main() uses, and the binary itself through QProcess. The PNG must
 // have the requested size and show more than a blank window.
+#include "ui/examplepaths.h"
 #include "ui/mainwindow.h"
 #include "ui/screenshotrunner.h"
 
 #include "uitesthelpers.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QSet>
@@ -78,6 +82,31 @@ private Q_SLOTS:
         }
     }
 
+    // --example finds the example in an installed prefix and in a build tree alike.
+    void examplePaths()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath(QStringLiteral("prefix"));
+        QVERIFY(QDir().mkpath(prefix + QStringLiteral("/bin")));
+        QVERIFY(QDir().mkpath(prefix + QStringLiteral("/share/dynascope/examples")));
+        QVERIFY(QFile::copy(uitest::exampleTrace(),
+            prefix + QStringLiteral("/share/dynascope/examples/example.log")));
+        QCOMPARE(exampleTracePath(prefix + QStringLiteral("/bin")),
+            QFileInfo(prefix + QStringLiteral("/share/dynascope/examples/example.log"))
+                .canonicalFilePath());
+        const QString repo = dir.filePath(QStringLiteral("repo"));
+        QVERIFY(QDir().mkpath(repo + QStringLiteral("/build-release/bin")));
+        QVERIFY(QDir().mkpath(repo + QStringLiteral("/resources/examples")));
+        QVERIFY(QFile::copy(
+            uitest::exampleTrace(), repo + QStringLiteral("/resources/examples/example.log")));
+        QCOMPARE(exampleTracePath(repo + QStringLiteral("/build-release/bin")),
+            QFileInfo(repo + QStringLiteral("/resources/examples/example.log"))
+                .canonicalFilePath());
+        // This very build finds the repository's example.
+        QCOMPARE(exampleTracePath(QFileInfo(QStringLiteral(DYNASCOPE_GUI_BINARY)).absolutePath()),
+            QFileInfo(uitest::exampleTrace()).canonicalFilePath());
+    }
+
     void binary_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -87,6 +116,12 @@ private Q_SLOTS:
             QStringLiteral("1000x700"), QStringLiteral("--select"), QStringLiteral("3/2"),
             QStringLiteral(DYNASCOPE_EXAMPLE_TRACE) }
                                            << 0 << QSize(1000, 700);
+        // Issue 17: a view 5 µs wide at epoch-scale times on a 7000 px window looped in the
+        // axis ticks until std::bad_alloc.
+        QTest::newRow("5 µs at 7000 px") << QStringList { QStringLiteral("--size"),
+            QStringLiteral("7000x900"), QStringLiteral("--range"),
+            QStringLiteral("1.000000:1.000005"), QStringLiteral(DYNASCOPE_EXAMPLE_TRACE) }
+                                         << 0 << QSize(7000, 900);
         QTest::newRow("--example, default size")
             << QStringList { QStringLiteral("--example") } << 0 << QSize(1600, 1000);
         QTest::newRow("absent compile") << QStringList { QStringLiteral("--select"),

@@ -1,6 +1,7 @@
 // The timeline's pure geometry: time <-> pixel, zoom at a fixed anchor, pan limits, tick steps,
 // visible-range binary search (including a long span that began off-screen), folding of spans
 // under 3 px, and hit-testing.
+#include "ui/models/format.h"
 #include "ui/timeline/timelinegeometry.h"
 
 #include <QTest>
@@ -8,6 +9,7 @@
 #include <cmath>
 
 using namespace dynascope::ui::timeline;
+using dynascope::ui::axisLabels;
 
 Q_DECLARE_METATYPE(std::vector<double>)
 
@@ -93,26 +95,72 @@ private Q_SLOTS:
 
     void ticks_data()
     {
+        QTest::addColumn<double>("start");
         QTest::addColumn<double>("span");
         QTest::addColumn<double>("width");
         QTest::addColumn<double>("step");
-        QTest::newRow("1 s over 1000 px") << 1e6 << 1000.0 << 200000.0;
-        QTest::newRow("5.67 s over 700 px") << 5.67e6 << 700.0 << 1e6;
-        QTest::newRow("50 µs over 1000 px") << 50.0 << 1000.0 << 10.0;
-        QTest::newRow("2 h over 1200 px") << 7.2e9 << 1200.0 << 1e9;
+        QTest::newRow("1 s over 1000 px") << 1000.0 << 1e6 << 1000.0 << 200000.0;
+        QTest::newRow("5.67 s over 700 px") << 1000.0 << 5.67e6 << 700.0 << 1e6;
+        QTest::newRow("50 µs over 1000 px") << 1000.0 << 50.0 << 1000.0 << 10.0;
+        QTest::newRow("2 h over 1200 px") << 1000.0 << 7.2e9 << 1200.0 << 1e9;
+        // Epoch-scale times (2025 in microseconds): a double steps by 0.25 µs there, so a few
+        // microseconds over a wide widget must neither loop (issue 17) nor repeat a tick.
+        const double epoch = 1752877803260874.0;
+        QTest::newRow("epoch, 5 µs over 6750 px") << epoch << 5.0 << 6750.0 << 1.0;
+        QTest::newRow("epoch, 5 µs over 20000 px") << epoch << 5.0 << 20000.0 << 1.0;
+        QTest::newRow("epoch, 1 ms over 1000 px") << epoch << 1000.0 << 1000.0 << 200.0;
+        QTest::newRow("epoch, 1 min over 1400 px") << epoch << 60e6 << 1400.0 << 5e6;
+        QTest::newRow("epoch + 0.5, 7 µs over 7000 px") << epoch + 0.5 << 7.0 << 7000.0 << 1.0;
     }
     void ticks()
     {
+        QFETCH(double, start);
         QFETCH(double, span);
         QFETCH(double, width);
         QFETCH(double, step);
         const double s = tickStep(span, width, 115);
         QCOMPARE(s, step);
-        QVERIFY(span / s * 115 <= width); // labels at least 115 px apart
-        const auto pos = tickPositions({ 1000, 1000 + span }, s);
+        QVERIFY(s >= 1); // trace times are whole microseconds
+        QVERIFY(span / s * 115 <= width || s == 1); // labels at least 115 px apart
+        const auto pos = tickPositions({ start, start + span }, s);
         QVERIFY(!pos.empty());
-        QVERIFY(pos.front() >= 1000);
-        QVERIFY(pos.back() <= 1000 + span);
+        QVERIFY(pos.front() >= start);
+        QVERIFY(pos.back() <= start + span);
+        QVERIFY(pos.size() <= static_cast<size_t>(span / s) + 1);
+        for (size_t i = 1; i < pos.size(); ++i)
+            QVERIFY2(pos[i] > pos[i - 1], "strictly increasing");
+    }
+
+    // Never more than the limit, and nothing at all for a view that would need more.
+    void ticksBounded()
+    {
+        QVERIFY(tickPositions({ 0, 1e9 }, 1).empty());
+        QVERIFY(tickPositions({ 1.7e15, 1.7e15 + 5 }, 0).empty());
+        QVERIFY(tickPositions({ 1.7e15, 1.7e15 }, 1).empty());
+        QCOMPARE(tickPositions({ 0, 10000 }, 1).size(), size_t(10001));
+    }
+
+    // One format per axis: no "15:30:02.000" beside "15:30:03"; a date where the day changes.
+    void axisLabelFormats()
+    {
+        const int tz = -7 * 60;
+        // 15:30:02 local (UTC-7) on 2025-07-18, in epoch microseconds.
+        const double t0 = 1752877802000000.0;
+        QCOMPARE(axisLabels({ t0, t0 + 1e6, t0 + 2e6 }, 1e6, tz),
+            (QStringList { QStringLiteral("15:30:02"), QStringLiteral("15:30:03"),
+                QStringLiteral("15:30:04") }));
+        QCOMPARE(axisLabels({ t0, t0 + 5e5, t0 + 1e6 }, 5e5, tz),
+            (QStringList { QStringLiteral("15:30:02.000"), QStringLiteral("15:30:02.500"),
+                QStringLiteral("15:30:03.000") }));
+        QCOMPARE(axisLabels({ t0, t0 + 200, t0 + 400 }, 200, tz),
+            (QStringList { QStringLiteral("15:30:02.000"), QStringLiteral("+200 µs"),
+                QStringLiteral("+400 µs") }));
+        // Across midnight: 23:59:58 .. 00:00:02 local.
+        const double m = t0 + (8 * 3600.0 + 29 * 60 + 56) * 1e6;
+        const QStringList night = axisLabels({ m, m + 2e6, m + 4e6 }, 2e6, tz);
+        QCOMPARE(night,
+            (QStringList { QStringLiteral("2025-07-18 23:59:58"),
+                QStringLiteral("2025-07-19 00:00:00"), QStringLiteral("00:00:02") }));
     }
 
     void visible_data()

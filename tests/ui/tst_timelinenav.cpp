@@ -7,10 +7,10 @@
 #include "ui/mainwindow.h"
 #include "ui/search/compilesearch.h"
 #include "ui/search/searchbar.h"
+#include "ui/timeline/navigationhistory.h"
 #include "ui/timeline/rangesummary.h"
 #include "ui/timeline/timelinenavigation.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/zoomhistory.h"
 
 #include "uitesthelpers.h"
 
@@ -55,19 +55,23 @@ private Q_SLOTS:
 
     void zoomHistoryPure()
     {
-        timeline::ZoomHistory h;
+        using timeline::Place;
+        timeline::NavigationHistory h;
         QVERIFY(!h.canBack());
-        h.push({ 0, 100 });
-        h.push({ 10, 20 });
-        QCOMPARE(h.back({ 12, 14 }), (TimeRange { 10, 20 }));
-        QCOMPARE(h.back({ 10, 20 }), (TimeRange { 0, 100 }));
+        h.push({ { 0, 100 }, kNone });
+        h.push({ { 10, 20 }, 3 });
+        QCOMPARE(h.back({ { 12, 14 }, 3 }), (Place { { 10, 20 }, 3 }));
+        QCOMPARE(h.back({ { 10, 20 }, 3 }), (Place { { 0, 100 }, kNone }));
         QVERIFY(!h.canBack());
-        QCOMPARE(h.forward({ 0, 100 }), (TimeRange { 10, 20 }));
-        QCOMPARE(h.forward({ 10, 20 }), (TimeRange { 12, 14 }));
+        QCOMPARE(h.forward({ { 0, 100 }, kNone }), (Place { { 10, 20 }, 3 }));
+        QCOMPARE(h.forward({ { 10, 20 }, 3 }), (Place { { 12, 14 }, 3 }));
         QVERIFY(!h.canForward());
-        h.back({ 12, 14 });
-        h.push({ 1, 2 }); // a new place drops the forward entries
+        h.back({ { 12, 14 }, 3 });
+        h.push({ { 1, 2 }, 5 }); // a new place drops the forward entries
         QVERIFY(!h.canForward());
+        // The same range with another selection is another place.
+        h.push({ { 1, 2 }, 6 });
+        QCOMPARE(h.backCount(), size_t(3));
     }
 
     void zoomHistoryBackForwardRestoresRanges()
@@ -97,7 +101,14 @@ private Q_SLOTS:
         QCOMPARE(view.viewRange(), fitted);
         QTest::keyClick(&view, Qt::Key_Left, Qt::AltModifier);
         QCOMPARE(view.viewRange(), all);
+        QCOMPARE(selection.current(), byId("[3/2]"));
+        // Selecting [3/2] was a place too: one more step back is the view before it.
+        QTest::keyClick(&view, Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(view.viewRange(), all);
+        QCOMPARE(selection.current(), kNone);
         QVERIFY(!view.canGoBack());
+        QTest::keyClick(&view, Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(selection.current(), byId("[3/2]"));
         QTest::keyClick(&view, Qt::Key_Right, Qt::AltModifier);
         QCOMPARE(view.viewRange(), fitted);
         // The mouse's forward button goes forward too.
@@ -161,12 +172,15 @@ private Q_SLOTS:
         QVERIFY(
             part.compileUs <= view.selectedRange()->span() * static_cast<double>(part.compiles));
 
-        // Z zooms to it (one history entry); Esc drops it.
+        // Esc drops it; Z zooms to it (one history entry) and drops it too: its tint and box
+        // would cover the whole view.
         const TimeRange r = *view.selectedRange();
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QVERIFY(!view.selectedRange().has_value());
+        view.setSelectedRange(r);
         QTest::keyClick(&view, Qt::Key_Z);
         QVERIFY(std::abs(view.viewRange().start - r.start) < 1
             && std::abs(view.viewRange().end - r.end) < 1);
-        QTest::keyClick(&view, Qt::Key_Escape);
         QVERIFY(!view.selectedRange().has_value());
         view.goBack();
         QCOMPARE(view.viewRange(), before);

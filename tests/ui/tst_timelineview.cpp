@@ -6,9 +6,15 @@
 
 #include "uitesthelpers.h"
 
+#include "ui/models/statusstyle.h"
+#include "ui/timeline/rangesummary.h"
+
 #include <QScreen>
+#include <QScrollBar>
 #include <QTest>
 #include <QWheelEvent>
+
+#include <map>
 
 using namespace dynascope;
 using namespace dynascope::ui;
@@ -94,6 +100,135 @@ private Q_SLOTS:
         QEvent leave(QEvent::Leave);
         QCoreApplication::sendEvent(&view, &leave);
         QCOMPARE(onScreen(), before);
+    }
+
+    // Issue 17: after a scroll or zoom the hover stayed on the old (row, index) of the geometry
+    // cache, so another span lit up until the mouse moved. The hovered span is kept.
+    void hoverSurvivesPanAndZoom()
+    {
+        const QString path = uitest::realRank1Trace();
+        SKIP_UNLESS_EXISTS(path);
+        const auto trace = uitest::loadTrace(path);
+        CompileSelection selection;
+        TimelineView view(&selection);
+        view.resize(1200, 500);
+        view.setTrace(trace);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto byId = [&](const char* id) {
+            for (const Compile& c : trace->compiles)
+                if (c.id.display() == id)
+                    return c.index;
+            return kNone;
+        };
+        // Zoom so that [0/1] .. [0/9] are wide and [0/0] (1.3 s) is to the left.
+        const Compile& c1 = trace->compiles[byId("[0/1]")];
+        const Compile& c9 = trace->compiles[byId("[0/9]")];
+        view.setViewRange({ c1.startUs - 1000, c9.endUs + 1000 });
+        const uint32_t c5 = byId("[0/5]");
+        const QRect r5 = view.compileRect(c5);
+        QVERIFY(r5.isValid());
+        QTest::mouseMove(&view, r5.center());
+        QVERIFY(view.hoveredSpan());
+        QCOMPARE(view.hoveredSpan()->first, c5);
+        auto lit = [&](uint32_t c) {
+            // The hovered span is drawn lighter than the others of its status.
+            const QRect r = view.compileRect(c);
+            const QImage img = view.grab().toImage();
+            return r.isValid() ? img.pixelColor(r.left() + 1, r.top() + 1) : QColor();
+        };
+        const QColor hovered = lit(c5);
+        const QColor plain = lit(byId("[0/7]"));
+        QVERIFY(hovered != plain);
+        // Keys pan the view under the still mouse: [0/5] stays the hovered span, drawn so.
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_D);
+        QCOMPARE(view.hoveredSpan()->first, c5);
+        QCOMPARE(lit(c5), hovered);
+        for (const char* other : { "[0/3]", "[0/4]", "[0/6]", "[0/7]", "[0/8]" })
+            QCOMPARE(lit(byId(other)), plain);
+        QTest::keyClick(&view, Qt::Key_W);
+        QCOMPARE(view.hoveredSpan()->first, c5);
+    }
+
+    // The failure marker of a one-compile trace sits at the end of the data: its glyph is drawn
+    // whole, inside the marker row (it was cut in half at the right edge).
+    void edgeMarkersAreWhole()
+    {
+        const QString path = QStringLiteral(DYNASCOPE_SHARED_TRACES)
+            + QStringLiteral("/tlparse/tests/inputs/comp_failure.log");
+        SKIP_UNLESS_EXISTS(path);
+        const auto trace = uitest::loadTrace(path);
+        CompileSelection selection;
+        TimelineView view(&selection);
+        view.resize(560, 400); // a narrow timeline: 2% padding is less than half a glyph
+        view.setTrace(trace);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QRect glyph = view.markerGlyphRect(0, MarkerKind::Failure);
+        QVERIFY(glyph.isValid());
+        const QScrollBar* bar = view.findChild<QScrollBar*>();
+        const int right = view.width() - bar->sizeHint().width();
+        QVERIFY2(glyph.right() < right,
+            qPrintable(QStringLiteral("%1 >= %2").arg(glyph.right()).arg(right)));
+        QVERIFY(view.compileAt(glyph.center()) == 0u);
+    }
+
+    // The Shift+drag box fits its bold first line, and sits inside the lanes, not over the
+    // labels.
+    void rangeBoxFitsItsText()
+    {
+        CompileSelection selection;
+        TimelineView view(&selection);
+        view.resize(1400, 700);
+        view.setTrace(m_trace);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const timeline::TimeRange all = view.viewRange();
+        view.setSelectedRange(timeline::TimeRange { all.start + all.span() * 0.5, all.end });
+        const QRect box = view.rangeBoxRect();
+        QVERIFY(box.isValid());
+        const QStringList lines
+            = timeline::rangeSummaryLines(view.rangeSummary(), view.tzOffsetMinutes());
+        QFont bold = view.font();
+        bold.setPointSizeF(view.font().pointSizeF() * 0.9);
+        bold.setBold(true);
+        QVERIFY2(box.width() - 12 >= QFontMetrics(bold).horizontalAdvance(lines.front()),
+            qPrintable(lines.front()));
+        QVERIFY(box.left() >= 250);
+    }
+
+    // Phases are coloured by the report's phase groups: Scheduler.codegen is Inductor codegen,
+    // compile_fx.<locals>.fw_compiler_base is Inductor, a cache span is Cache; the legend lists
+    // the groups the trace has.
+    void phasesByGroup()
+    {
+        const QString path = QStringLiteral(DYNASCOPE_SHARED_TRACES)
+            + QStringLiteral("/tlparse/tests/inputs/autotune_with_compile_id.log");
+        SKIP_UNLESS_EXISTS(path);
+        const auto trace = uitest::loadTrace(path);
+        timeline::LayoutOptions all;
+        all.maxPhaseRows = 64;
+        timeline::TimelineLayout layout;
+        layout.build(*trace, all);
+        std::map<std::string, PhaseGroup> seen;
+        for (const timeline::Row& row : layout.rows()) {
+            for (const timeline::Span& s : row.spans) {
+                if (s.phase >= 0)
+                    seen[trace->compiles[s.compile].phases[static_cast<size_t>(s.phase)].name]
+                        = s.group;
+            }
+        }
+        QVERIFY(seen.count("Scheduler.codegen"));
+        QCOMPARE(seen["Scheduler.codegen"], PhaseGroup::InductorCodegen);
+        QCOMPARE(seen["compile_fx.<locals>.fw_compiler_base"], PhaseGroup::Inductor);
+        QCOMPARE(seen["dynamo"], PhaseGroup::DynamoOther);
+        QVERIFY(phaseGroupStyle(PhaseGroup::InductorCodegen).color
+            != phaseGroupStyle(PhaseGroup::DynamoOther).color);
+        const auto& groups = layout.phaseGroups();
+        QVERIFY(
+            std::find(groups.begin(), groups.end(), PhaseGroup::InductorCodegen) != groups.end());
+        QVERIFY(std::find(groups.begin(), groups.end(), PhaseGroup::Autotuning) != groups.end());
     }
 
     void zoomPanFit()

@@ -22,7 +22,6 @@
 #include <QFormLayout>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPushButton>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -51,17 +50,15 @@ ExportController::ExportController(
         actions->exportImage, &QAction::triggered, this, &ExportController::exportImageInteractive);
     connect(actions->copyImage, &QAction::triggered, this, &ExportController::copyImage);
     connect(actions->copyBugReport, &QAction::triggered, this, &ExportController::copyBugReport);
-    connect(window, &MainWindow::loadFinished, this, &ExportController::onTraceChanged);
+    connect(window, &MainWindow::traceChanged, this, &ExportController::onTraceChanged);
     connect(selection, &CompileSelection::currentChanged, this, &ExportController::updateActions);
     m_lastDir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
     updateActions();
 }
 
-void ExportController::onTraceChanged()
+void ExportController::onTraceChanged(const std::shared_ptr<const Trace>& trace)
 {
-    if (m_window->trace() == m_trace)
-        return;
-    m_trace = m_window->trace();
+    m_trace = trace;
     m_report->setTrace(m_trace);
     updateActions();
 }
@@ -178,27 +175,18 @@ void ExportController::copyBugReport()
         return;
     }
     QApplication::clipboard()->setText(md);
-    // The Markdown is on the clipboard; an image has to be attached to the issue by hand, so offer
-    // to save one where the user chooses.
-    QMessageBox box(m_window);
-    box.setWindowTitle(tr("Copy as Bug Report"));
-    box.setTextFormat(Qt::PlainText);
-    box.setText(tr("The bug report (Markdown) is on the clipboard."));
-    box.setInformativeText(tr("Save an image of the timeline to attach to the issue as well?"));
-    QPushButton* save = box.addButton(tr("Save Image…"), QMessageBox::AcceptRole);
-    box.addButton(QMessageBox::Close);
-    box.exec();
-    if (box.clickedButton() != save)
-        return;
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Image"),
-        QDir(m_lastDir).filePath(QStringLiteral("dynascope-timeline.png")),
-        tr("PNG image (*.png)"));
-    if (path.isEmpty())
-        return;
-    m_lastDir = QFileInfo(path).absolutePath();
-    QString error;
-    if (!exportTo(path, Target::Timeline, Format::Png2x, &error))
-        QMessageBox::warning(m_window, tr("Save Image"), error);
+    // Said in the status bar, not in a dialog to dismiss each time; an image to attach is one
+    // Ctrl+E (Export Image) or Ctrl+Alt+C (Copy Image) away.
+    const uint32_t c = m_selection->current();
+    const QString id = m_trace && c < m_trace->compiles.size()
+        ? QString::fromStdString(m_trace->compiles[c].id.display())
+        : QString();
+    m_window->statusBar()->showMessage(
+        tr("Copied the bug report of %1 (Markdown, %2 lines) to the clipboard; Ctrl+Alt+C copies "
+           "an image of the timeline")
+            .arg(id)
+            .arg(md.count(QLatin1Char('\n')) + 1),
+        8000);
 }
 
 } // namespace dynascope::ui

@@ -45,7 +45,7 @@ public Q_SLOTS:
     void copyBugReport();
 
 private:
-    void onTraceChanged();
+    void onTraceChanged(const std::shared_ptr<const Trace>& trace);
     void updateActions();
 
     MainWindow* m_window;

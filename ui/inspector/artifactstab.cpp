@@ -23,7 +23,15 @@ ArtifactsTab::ArtifactsTab(QWidget* parent)
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
-    m_list->header()->resizeSection(ArtifactListModel::NameColumn, 220);
+    // Column widths from the font: the name, its kind ("inductor_output_code"), the size and
+    // the trace line all readable (the kind column was 15 px wide).
+    const int ch = QFontMetrics(m_list->font()).averageCharWidth();
+    m_list->header()->setStretchLastSection(false);
+    m_list->header()->resizeSection(ArtifactListModel::NameColumn, ch * 28);
+    m_list->header()->resizeSection(ArtifactListModel::KindColumn, ch * 20);
+    m_list->header()->resizeSection(ArtifactListModel::SizeColumn, ch * 9);
+    m_list->header()->resizeSection(ArtifactListModel::LineColumn, ch * 9);
+    const int listWidth = ch * 66 + 24;
     m_title = new QLabel;
     m_title->setTextFormat(Qt::PlainText);
     m_title->setWordWrap(true);
@@ -38,6 +46,7 @@ ArtifactsTab::ArtifactsTab(QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({ listWidth, listWidth * 2 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);

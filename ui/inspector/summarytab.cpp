@@ -3,6 +3,7 @@
 #include "ui/models/format.h"
 #include "ui/models/metricsmodel.h"
 #include "ui/models/statusstyle.h"
+#include "ui/plaintooltip.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -37,6 +38,9 @@ SummaryTab::SummaryTab(QWidget* parent)
     scroll->setWidget(m_facts);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The facts wrap to the pane's width (paths at their '/') instead of running off its right
+    // edge and pushing the labels out.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     m_metricsProxy->setSourceModel(m_metrics);
     m_metricsProxy->setRecursiveFilteringEnabled(true);
@@ -68,7 +72,7 @@ SummaryTab::SummaryTab(QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 480, 820 });
+    split->setSizes({ 560, 740 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -80,26 +84,27 @@ void SummaryTab::setTrace(std::shared_ptr<const Trace> trace)
     showCompile(kNone);
 }
 
-std::vector<std::pair<std::string, double>> SummaryTab::phaseTotals(const Compile& c)
+std::vector<std::pair<PhaseGroup, double>> SummaryTab::phaseTotals(const Compile& c)
 {
-    std::vector<std::pair<std::string, double>> out;
-    std::map<std::string, size_t> at;
-    for (const PhaseSpan& p : c.phases) {
-        const double d = p.endUs > p.startUs ? p.endUs - p.startUs : 0;
-        auto [it, inserted] = at.emplace(p.name, out.size());
-        if (inserted)
-            out.emplace_back(p.name, d);
-        else
-            out[it->second].second += d;
+    // The report's time by phase: exclusive, so the parts add up to the compile's duration.
+    const PhaseTimes times = phaseTimes(c);
+    std::vector<std::pair<PhaseGroup, double>> out;
+    for (size_t g = 0; g < times.size(); ++g) {
+        if (times[g] >= 1) // a microsecond or more
+            out.emplace_back(static_cast<PhaseGroup>(g), times[g]);
     }
+    std::stable_sort(
+        out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return out;
 }
 
-void SummaryTab::addRow(const QString& label, const QString& value, bool mono)
+void SummaryTab::addRow(const QString& label, const QString& value, bool mono, const QString& tip)
 {
     if (value.isEmpty())
         return;
     auto* v = new QLabel(value);
+    if (!tip.isEmpty())
+        v->setToolTip(plainToolTip(tip));
     v->setTextFormat(Qt::PlainText);
     v->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     v->setWordWrap(!mono);
@@ -143,14 +148,18 @@ void SummaryTab::showCompile(uint32_t ci)
     addRow(tr("Compile"), qs(c.id.display()) + (c.isRecompile() ? tr("  ↻ recompile") : QString()),
         true);
     addRow(tr("Status"), statusStyle(c.status).label());
+    if (const QString why = shortReason(c); !why.isEmpty())
+        addRow(tr("Reason"), why);
     addRow(tr("Function"), compileFunction(c), true);
     const QString file = compileFile(c);
     if (!file.isEmpty()) {
         // The path, and a button that opens it in the Source tab.
         auto* w = new QWidget;
-        auto* h = new QHBoxLayout(w);
+        auto* h = new QVBoxLayout(w);
         h->setContentsMargins(0, 0, 0, 0);
+        h->setSpacing(0);
         auto* v = new QLabel(file + QLatin1Char(':') + QString::number(compileLine(c)));
+        v->setToolTip(plainToolTip(file + QLatin1Char(':') + QString::number(compileLine(c))));
         v->setTextFormat(Qt::PlainText);
         v->setTextInteractionFlags(Qt::TextSelectableByMouse);
         v->setWordWrap(true);
@@ -161,8 +170,8 @@ void SummaryTab::showCompile(uint32_t ci)
         const qint64 line = compileLine(c);
         connect(open, &QToolButton::clicked, this,
             [this, file, line] { Q_EMIT sourceRequested(file, line); });
-        h->addWidget(v, 1);
-        h->addWidget(open);
+        h->addWidget(v);
+        h->addWidget(open, 0, Qt::AlignLeft);
         auto* l = new QLabel(tr("File"));
         l->setForegroundRole(QPalette::PlaceholderText);
         m_form->addRow(l, w);
@@ -171,32 +180,30 @@ void SummaryTab::showCompile(uint32_t ci)
         const TraceFile& f = t.files[c.file];
         if (f.rank)
             addRow(tr("Rank"), QString::number(*f.rank));
-        addRow(tr("Trace"),
-            qs(f.path) + QStringLiteral(":")
-                + QString::number(
-                    c.startRecord < t.records.size() ? t.records[c.startRecord].line : 0));
+        // The file's name and the line of the compile's dynamo_start; the path in the tooltip.
+        const QString line
+            = QString::number(c.startRecord < t.records.size() ? t.records[c.startRecord].line : 0);
+        addRow(tr("Trace"), baseName(f.path) + tr(", line ") + line, false,
+            qs(f.path) + QLatin1Char(':') + line);
     }
     if (c.timeSource != TimeSource::None) {
+        // "2025-07-18 15:30:06.098 UTC-07:00" wraps before the zone when the pane is narrow.
         addRow(tr("Started"), formatDateTime(c.startUs, tz));
         addRow(tr("Duration"), formatDuration(c.durationUs()));
     }
     if (c.attempts.size() > 1)
         addRow(tr("Attempts"), QString::number(c.attempts.size()));
 
-    // Phase times: summed per phase name, longest first.
-    auto phases = phaseTotals(c);
-    std::stable_sort(phases.begin(), phases.end(),
-        [](const auto& a, const auto& b) { return a.second > b.second; });
+    // Time by phase (the report's groups), longest first, with its share of the compile.
+    const auto phases = phaseTotals(c);
     if (!phases.empty()) {
-        int width = 0;
-        for (const auto& p : phases)
-            width = std::max(width, static_cast<int>(p.first.size()));
-        width = std::min(width, 40);
         QStringList lines;
-        for (const auto& p : phases)
-            lines << qs(p.first).leftJustified(width) + QStringLiteral("  ")
-                    + formatDuration(p.second).rightJustified(9);
-        addRow(tr("Phases"), lines.join(QLatin1Char('\n')), true);
+        const double total = std::max(c.durationUs(), 1.0);
+        for (const auto& [group, us] : phases)
+            lines << QStringLiteral("%1  %2  (%3%)")
+                         .arg(QString::fromUtf8(phaseGroupLabel(group)), formatDuration(us))
+                         .arg(std::lround(us / total * 100));
+        addRow(tr("Time by phase"), lines.join(QLatin1Char('\n')));
     }
 
     if (c.guardCount)
@@ -241,6 +248,7 @@ void SummaryTab::showCompile(uint32_t ci)
         addRow(tr("Failure"), qs(c.failure->type));
 
     const std::string_view mj = c.metricsJson;
+    m_metrics->setTzOffsetMinutes(tz);
     m_metrics->setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())));
     m_metricsProxy->setFilterFixedString(m_metricsFilter->text());
 }

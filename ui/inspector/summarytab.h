@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/trace.h"
+#include "core/report/phase_groups.h"
 
 #include <QWidget>
 
@@ -31,14 +32,16 @@ public:
     MetricsModel* metricsModel() const { return m_metrics; }
     QTreeView* metricsView() const { return m_metricsView; }
 
-    // Per phase name: the summed time of its spans (µs), in order of first appearance.
-    static std::vector<std::pair<std::string, double>> phaseTotals(const Compile& c);
+    // Time by phase group (µs, exclusive, as the report counts it), longest first; groups under
+    // a microsecond are left out.
+    static std::vector<std::pair<PhaseGroup, double>> phaseTotals(const Compile& c);
 
 Q_SIGNALS:
     void sourceRequested(const QString& file, qint64 line);
 
 private:
-    void addRow(const QString& label, const QString& value, bool mono = false);
+    void addRow(
+        const QString& label, const QString& value, bool mono = false, const QString& tip = {});
 
     std::shared_ptr<const Trace> m_trace;
     QWidget* m_facts;

@@ -8,6 +8,7 @@
 
 #include <QFontDatabase>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -29,7 +30,10 @@ public:
         m_heading.setFontPointSize(view.font().pointSizeF() * 1.15);
         m_dim.setForeground(view.palette().color(QPalette::PlaceholderText));
         m_link.setAnchor(true);
-        m_link.setForeground(view.palette().color(QPalette::Link));
+        // The palette's link colour, lightened or darkened until it reads on the base (dark
+        // themes often keep Qt's dark blue).
+        m_link.setForeground(
+            readableOn(view.palette().color(QPalette::Link), view.palette().color(QPalette::Base)));
         m_link.setFontUnderline(true);
     }
 
@@ -111,6 +115,8 @@ private:
             return WhyView::tr("Open this line in the Source tab");
         if (href.startsWith(QLatin1String("record:")))
             return WhyView::tr("Show the raw record in the Raw tab");
+        if (href.startsWith(QLatin1String("toggle:")))
+            return WhyView::tr("Show or hide the details");
         return {};
     }
 
@@ -156,7 +162,159 @@ void writeTraceback(WhyWriter& w, const std::string& traceback, int indent)
         }
     }
 }
+
+// A recompile's explanation, worked out before it is written: what the Why tab renders.
+struct RecompileStory {
+    const RecompileReason* primary = nullptr; // against the newest earlier cache entry
+    std::vector<const RecompileReason*> others; // the older entries' rejections
+    size_t earlierCount = 0; // earlier compiles of the frame
+    QString valueLabel; // "x.size(0)"
+    QStringList values; // "2", "3", ... in compile order, ending with this compile's
+    QString hint;
+};
+
+// "x.size(0)" for a size mismatch at index 0 of x, "x.dtype", "x"; empty when unknown.
+QString valueLabelOf(const RecompileReason& r)
+{
+    const QString full = shortRecompileReason(r);
+    const qsizetype space = full.indexOf(QLatin1Char(' '));
+    if (r.source.empty() || space <= 0)
+        return {};
+    return full.left(space)
+        + (r.mismatch == "size" || r.mismatch == "stride" ? QString()
+                                                          : QLatin1Char('.') + qs(r.mismatch));
+}
+
+RecompileStory recompileStory(const Trace& t, uint32_t ci)
+{
+    RecompileStory s;
+    const Compile& c = t.compiles[ci];
+    const Frame* frame = c.frame < t.frames.size() ? &t.frames[c.frame] : nullptr;
+    if (frame) {
+        for (uint32_t other : frame->compiles)
+            s.earlierCount += other < ci ? 1 : 0;
+    }
+    for (const RecompileReason& r : c.recompileReasons) {
+        if (!s.primary)
+            s.primary = &r;
+        else
+            s.others.push_back(&r);
+    }
+    if (!s.primary)
+        return s;
+    const RecompileReason& p = *s.primary;
+    // The values the guarded source took: the first recompile's expected value, then each
+    // compile's actual one, for the frame's recompiles whose primary reason is the same guard.
+    if (frame && !p.source.empty() && (!p.expected.empty() || !p.actual.empty())) {
+        s.valueLabel = valueLabelOf(p);
+        const QString key = s.valueLabel;
+        for (uint32_t other : frame->compiles) {
+            if (other > ci)
+                break;
+            const Compile& o = t.compiles[other];
+            if (o.recompileReasons.empty())
+                continue;
+            const RecompileReason& r = o.recompileReasons.front();
+            if (r.mismatch != p.mismatch || valueLabelOf(r) != key)
+                continue;
+            if (s.values.isEmpty())
+                s.values << qs(r.expected);
+            s.values << qs(r.actual);
+        }
+    }
+    if (p.mismatch == "size" || p.mismatch == "stride") {
+        // "x.size(0)" -> mark_dynamic(x, 0)
+        const QString label = valueLabelOf(p);
+        const QString var = label.section(QLatin1Char('.'), 0, 0);
+        const QString dim = label.section(QLatin1Char('('), 1).section(QLatin1Char(')'), 0, 0);
+        s.hint = var.isEmpty() || dim.isEmpty()
+            ? QObject::tr("Sizes change between calls: marking the dimension dynamic "
+                          "(torch._dynamo.mark_dynamic) or compiling with dynamic=True avoids one "
+                          "compile per size.")
+            : QObject::tr("Sizes change between calls: torch._dynamo.mark_dynamic(%1, %2) before "
+                          "the call, or compiling with dynamic=True, avoids one compile per size.")
+                  .arg(var, dim);
+    } else if (p.mismatch == "id")
+        s.hint
+            = QObject::tr("An object the function reads (a global, a closure, a module) is a new "
+                          "object on each call: keep one object, or pass it as an argument.");
+    else if (p.mismatch == "dtype" || p.mismatch == "device" || p.mismatch == "requires_grad")
+        s.hint = QObject::tr("The input's %1 differs between calls: each %1 gets its own compile.")
+                     .arg(qs(p.mismatch));
+    return s;
+}
+
+// "2 → 3 → 4 → … → 15 → 16": the first three and the last two values of a long chain.
+QString valueChainText(const QStringList& values)
+{
+    const QString arrow = QStringLiteral(" → ");
+    if (values.size() <= 8)
+        return values.join(arrow);
+    return values.mid(0, 3).join(arrow) + arrow + QStringLiteral("…") + arrow
+        + values.mid(values.size() - 2).join(arrow)
+        + QObject::tr("  (%1 values)").arg(values.size());
+}
 } // namespace
+
+// One rejection: "[0/13] rejected it: <reason>", the guard that failed and where it was made.
+void WhyView::writeRejection(WhyWriter& w, const Trace& t, const RecompileReason& r, int indent)
+{
+    w.paragraph(6, indent);
+    w.text(QStringLiteral("• "));
+    if (r.earlierCompile < t.compiles.size())
+        w.compileLink(r.earlierCompile);
+    else if (!r.earlierKey.empty())
+        w.mono(QLatin1Char('[') + qs(r.earlierKey) + QStringLiteral("] "));
+    w.text(r.earlierCompile < t.compiles.size() || !r.earlierKey.empty() ? tr(" rejected it: ")
+                                                                         : QString());
+    w.bold(qs(r.detail.empty() ? r.text : r.detail).trimmed());
+    if ((!r.expected.empty() || !r.actual.empty())
+        && r.detail.find("expected") == std::string::npos) {
+        w.paragraph(2, indent + 1);
+        w.text(tr("expected "));
+        w.mono(qs(r.expected));
+        w.text(tr(", actual "));
+        w.mono(qs(r.actual));
+        if (!r.mismatch.empty())
+            w.dim(QStringLiteral("  (") + qs(r.mismatch) + QStringLiteral(" mismatch)"));
+    }
+    const GuardTree* tree = r.earlierCompile < t.compiles.size()
+        ? t.compiles[r.earlierCompile].guards.get()
+        : nullptr;
+    if (tree && r.guardNode >= 0 && static_cast<size_t>(r.guardNode) < tree->nodes.size()) {
+        const GuardNode& g = tree->nodes[static_cast<size_t>(r.guardNode)];
+        w.paragraph(2, indent + 1);
+        w.text(tr("failed guard: "));
+        const std::string src = tree->sourceOf(r.guardNode);
+        w.link(qs(g.kind) + (src.empty() ? QString() : tr(" on ") + qs(src)),
+            QStringLiteral("guard:%1:%2").arg(r.earlierCompile).arg(r.guardNode), true);
+        w.text(tr(" in the guards of "));
+        w.compileLink(r.earlierCompile);
+        w.paragraph(0, indent + 2);
+        w.mono(qs(g.expr));
+        std::string wf;
+        int64_t wl = 0;
+        if (!g.where.empty()) {
+            w.paragraph(2, indent + 1);
+            w.text(tr("guard made at "));
+            if (splitWhere(g.where, &wf, &wl))
+                w.sourceLink(wf, wl, qs(g.where));
+            else
+                w.mono(qs(g.where));
+        }
+        if (!g.userStack.empty()) {
+            w.paragraph(2, indent + 1);
+            w.text(tr("user stack: "));
+            w.mono(qs(g.userStack));
+        }
+    } else if (r.earlierCompile < t.compiles.size()) {
+        w.paragraph(2, indent + 1);
+        w.dim(r.source.empty()
+                ? tr("(the guard that failed was not found in the earlier compile's guards)")
+                : tr("guarded source %1 (its guard was not found in the earlier compile's guards)")
+                      .arg(qs(r.source)));
+    }
+}
 
 WhyView::WhyView(CompileSelection* selection, QWidget* parent)
     : QTextBrowser(parent)
@@ -200,6 +358,13 @@ bool WhyView::activate(const QString& href)
     if (colon < 0)
         return false;
     const QString scheme = href.left(colon);
+    if (href == QLatin1String("toggle:rejections")) {
+        m_showAllRejections = !m_showAllRejections;
+        const int scroll = verticalScrollBar()->value();
+        showCompile(m_compile, true);
+        verticalScrollBar()->setValue(scroll);
+        return true;
+    }
     const QStringList parts = href.mid(colon + 1).split(QLatin1Char(':'));
     bool ok = false;
     const qulonglong a = parts.value(0).toULongLong(&ok);
@@ -226,6 +391,13 @@ bool WhyView::activate(const QString& href)
 
 void WhyView::showCompile(uint32_t ci)
 {
+    showCompile(ci, false);
+}
+
+void WhyView::showCompile(uint32_t ci, bool keepFolding)
+{
+    if (!keepFolding)
+        m_showAllRejections = false;
     m_compile = ci;
     m_locations.clear();
     document()->clear();
@@ -284,99 +456,58 @@ void WhyView::showCompile(uint32_t ci)
         said = true;
     }
 
-    // Recompile: each reason, the earlier compile, the guard that failed.
+    // Recompile: the primary reason with the guard that failed, the values that changed across
+    // the frame's compiles and what to do about it; then the other cache entries' rejections,
+    // folded (a frame recompiled 14 times would otherwise list 14 near-identical paragraphs).
     if (c.isRecompile() || !c.recompileReasons.empty()) {
+        const RecompileStory story = recompileStory(t, ci);
         w.heading(tr("↻ Why it recompiled"));
-        const size_t n = c.recompileReasons.size();
-        size_t earlier = 0;
-        if (frame) {
-            for (uint32_t other : frame->compiles)
-                earlier += other < ci ? 1 : 0;
-        }
-        if (n > 0 && earlier > 0) {
-            w.text(tr("The call did not match the frame's %1 (a guard failed), so Dynamo "
-                      "compiled again:")
-                       .arg(earlier == 1
-                               ? tr("earlier compile")
-                               : plural(earlier, tr("earlier compile"), tr("earlier compiles"))));
-        } else if (n > 0) {
-            w.text(tr("A guard of the frame's earlier compile failed, so Dynamo compiled again:"));
-        }
-        bool sizeMismatch = false;
-        for (const RecompileReason& r : c.recompileReasons) {
-            w.paragraph(6, 1);
-            w.text(QStringLiteral("• "));
-            if (r.earlierCompile < t.compiles.size())
-                w.compileLink(r.earlierCompile);
-            else if (!r.earlierKey.empty())
-                w.mono(QLatin1Char('[') + qs(r.earlierKey) + QStringLiteral("] "));
-            w.text(r.earlierCompile < t.compiles.size() || !r.earlierKey.empty()
-                    ? tr(" rejected it: ")
-                    : QString());
-            w.bold(qs(r.detail.empty() ? r.text : r.detail).trimmed());
-            if ((!r.expected.empty() || !r.actual.empty())
-                && r.detail.find("expected") == std::string::npos) {
-                w.paragraph(2, 2);
-                w.text(tr("expected "));
-                w.mono(qs(r.expected));
-                w.text(tr(", actual "));
-                w.mono(qs(r.actual));
-                if (!r.mismatch.empty())
-                    w.dim(QStringLiteral("  (") + qs(r.mismatch) + QStringLiteral(" mismatch)"));
-            }
-            const GuardTree* tree = r.earlierCompile < t.compiles.size()
-                ? t.compiles[r.earlierCompile].guards.get()
-                : nullptr;
-            if (tree && r.guardNode >= 0 && static_cast<size_t>(r.guardNode) < tree->nodes.size()) {
-                const GuardNode& g = tree->nodes[static_cast<size_t>(r.guardNode)];
-                w.paragraph(2, 2);
-                w.text(tr("failed guard: "));
-                const std::string src = tree->sourceOf(r.guardNode);
-                w.link(qs(g.kind) + (src.empty() ? QString() : tr(" on ") + qs(src)),
-                    QStringLiteral("guard:%1:%2").arg(r.earlierCompile).arg(r.guardNode), true);
-                w.text(tr(" in the guards of "));
-                w.compileLink(r.earlierCompile);
-                w.paragraph(0, 3);
-                w.mono(qs(g.expr));
-                std::string wf;
-                int64_t wl = 0;
-                if (!g.where.empty()) {
-                    w.paragraph(2, 2);
-                    w.text(tr("guard made at "));
-                    if (splitWhere(g.where, &wf, &wl))
-                        w.sourceLink(wf, wl, qs(g.where));
-                    else
-                        w.mono(qs(g.where));
-                }
-                if (!g.userStack.empty()) {
-                    w.paragraph(2, 2);
-                    w.text(tr("user stack: "));
-                    w.mono(qs(g.userStack));
-                }
-            } else if (r.earlierCompile < t.compiles.size()) {
-                w.paragraph(2, 2);
-                w.dim(r.source.empty()
-                        ? tr(
-                            "(the guard that failed was not found in the earlier compile's guards)")
-                        : tr("guarded source %1 (its guard was not found in the earlier compile's "
-                             "guards)")
-                              .arg(qs(r.source)));
-            }
-            sizeMismatch = sizeMismatch || r.mismatch == "size";
-        }
-        if (sizeMismatch) {
-            w.paragraph(6, 1);
-            w.dim(tr("Sizes change between calls: marking the dimension dynamic "
-                     "(torch._dynamo.mark_dynamic) or compiling with dynamic=True avoids one "
-                     "compile per size."));
-        }
-        if (n == 0) {
+        // Lead with what changed and what to do; then the guard that failed, then the rest.
+        if (story.primary) {
+            w.text(story.earlierCount > 1
+                    ? tr("The call matched none of the frame's %1 earlier compiles (a guard of "
+                         "each failed), so Dynamo compiled again.")
+                          .arg(story.earlierCount)
+                    : tr("A guard of the frame's earlier compile failed, so Dynamo compiled "
+                         "again."));
+        } else if (!c.recompileReasonMetric.empty()) {
             w.paragraph(4, 1);
-            if (!c.recompileReasonMetric.empty())
-                w.bold(qs(c.recompileReasonMetric).trimmed());
-            else
-                w.text(tr("This is a recompile of the frame, but the trace logged no reason "
-                          "(PyTorch before 2.5 does not log recompile_reasons)."));
+            w.bold(qs(c.recompileReasonMetric).trimmed());
+        } else {
+            w.paragraph(4, 1);
+            w.text(tr("This is a recompile of the frame, but the trace logged no reason "
+                      "(PyTorch before 2.5 does not log recompile_reasons)."));
+        }
+        if (story.values.size() >= 2) {
+            w.paragraph(8, 1);
+            w.bold(story.valueLabel);
+            w.text(tr(" across the frame's compiles: "));
+            w.mono(valueChainText(story.values));
+        }
+        if (!story.hint.isEmpty()) {
+            w.paragraph(6, 1);
+            w.bold(tr("Hint: "));
+            w.text(story.hint);
+        }
+        if (story.primary) {
+            w.paragraph(8, 1);
+            w.text(story.others.empty() ? tr("The guard that failed:")
+                                        : tr("The newest cache entry's guard that failed:"));
+            writeRejection(w, t, *story.primary, 1);
+        }
+        if (!story.others.empty()) {
+            w.paragraph(8, 1);
+            const QString what
+                = plural(story.others.size(), tr("other rejection"), tr("other rejections"));
+            w.link((m_showAllRejections ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
+                    + (m_showAllRejections ? tr("Hide the %1").arg(what)
+                                           : tr("Show the %1").arg(what)),
+                QStringLiteral("toggle:rejections"));
+            w.dim(tr("  (the older cache entries the call was checked against)"));
+            if (m_showAllRejections) {
+                for (const RecompileReason* r : story.others)
+                    writeRejection(w, t, *r, 2);
+            }
         }
         said = true;
     }

@@ -26,6 +26,8 @@ public:
 
     void setTrace(std::shared_ptr<const Trace> trace);
     void showCompile(uint32_t compile);
+    // Whether the other cache entries' rejections of a recompile are shown (a link flips it).
+    bool showsAllRejections() const { return m_showAllRejections; }
 
     struct Link {
         QString text;
@@ -42,7 +44,11 @@ Q_SIGNALS:
     void recordRequested(uint32_t record);
 
 private:
+    void showCompile(uint32_t compile, bool keepFolding);
+    void writeRejection(class WhyWriter& w, const Trace& t, const RecompileReason& r, int indent);
+
     CompileSelection* m_selection;
+    bool m_showAllRejections = false;
     std::shared_ptr<const Trace> m_trace;
     uint32_t m_compile = kNone;
     struct Location {

@@ -7,6 +7,8 @@
 
 #include <QFont>
 #include <QFontDatabase>
+#include <QGuiApplication>
+#include <QPalette>
 
 #include <array>
 
@@ -25,7 +27,7 @@ template <typename T> void addTo(T& t, const Compile& c)
     ++t.compiles;
 }
 
-// "✓12  ⚡2  ✕1": counts per status, in a fixed order, zeros left out.
+// "✓12  ⚡2  ✕1  ↻11": counts per status, in a fixed order, zeros left out, then recompiles.
 template <typename T> QString statusSummary(const T& t)
 {
     QStringList parts;
@@ -33,18 +35,9 @@ template <typename T> QString statusSummary(const T& t)
         if (int n = t.byStatus[static_cast<size_t>(s)])
             parts << statusStyle(s).glyph + QString::number(n);
     }
+    if (t.recompiles)
+        parts << markerStyle(MarkerKind::Recompile).glyph + QString::number(t.recompiles);
     return parts.join(QStringLiteral("  "));
-}
-
-QString reasonsSummary(const Compile& c)
-{
-    if (!c.recompileReasons.empty()) {
-        QString s = firstLine(c.recompileReasons.front().text);
-        if (c.recompileReasons.size() > 1)
-            s += QStringLiteral("  (+%1 more)").arg(c.recompileReasons.size() - 1);
-        return s;
-    }
-    return firstLine(c.recompileReasonMetric);
 }
 
 QString reasonsTooltip(const Compile& c)
@@ -54,6 +47,10 @@ QString reasonsTooltip(const Compile& c)
         lines << qs(r.text);
     if (lines.isEmpty() && !c.recompileReasonMetric.empty())
         lines << qs(c.recompileReasonMetric);
+    if (c.failure)
+        lines << qs(c.failure->type) + QStringLiteral(": ") + firstLine(c.failure->reason);
+    for (const auto& g : c.graphBreaks)
+        lines << QStringLiteral("⚡ ") + firstLine(g.reason);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -104,6 +101,10 @@ void CompileTreeModel::build()
     m_totals.clear();
     m_topLevel.clear();
     m_compileNode.clear();
+    m_haystack.clear();
+    m_matches.clear();
+    m_matchCount = 0;
+    m_filter.clear();
     if (!m_trace)
         return;
     const Trace& t = *m_trace;
@@ -115,9 +116,6 @@ void CompileTreeModel::build()
         const Compile& c = t.compiles[ci];
         const int node = addNode(NodeKind::Compile, ci, parent);
         m_compileNode[ci] = node;
-        // Roll the compile up into its frame and rank rows.
-        for (int p = parent; p >= 0; p = m_nodes[static_cast<size_t>(p)].parent)
-            addTo(m_totals[static_cast<size_t>(p)], c);
         if (c.attempts.size() > 1) {
             for (size_t a = 0; a < c.attempts.size(); ++a)
                 addNode(NodeKind::Attempt, ci, node, static_cast<int>(a));
@@ -144,6 +142,92 @@ void CompileTreeModel::build()
                 addCompile(c.index, rank);
         }
     }
+
+    // What the filter searches, per compile: everything its row and its parents' rows say,
+    // plus the words for what happened to it.
+    m_haystack.assign(t.compiles.size(), QString());
+    for (const Compile& c : t.compiles) {
+        QStringList words { qs(c.id.display()), compileStyle(c).word, statusStyle(c.status).word,
+            compileFunction(c), compileFile(c),
+            fileLine(compileFile(c).toStdString(), compileLine(c)), shortReason(c),
+            reasonsTooltip(c) };
+        if (c.isRecompile())
+            words << QStringLiteral("recompile");
+        if (c.failure)
+            words << QStringLiteral("failure failed");
+        if (!c.graphBreaks.empty())
+            words << QStringLiteral("graph break");
+        if (c.file < t.files.size())
+            words << rankLabel(t.files[c.file]) << qs(t.files[c.file].path);
+        if (c.frame < t.frames.size())
+            words << frameLabel(t.frames[c.frame]);
+        m_haystack[c.index] = words.join(QLatin1Char('\n')).toLower();
+    }
+    m_matches.assign(t.compiles.size(), true);
+    m_matchCount = t.compiles.size();
+    m_filter.clear();
+    computeTotals();
+}
+
+void CompileTreeModel::computeTotals()
+{
+    m_totals.assign(m_nodes.size(), Totals {});
+    if (!m_trace)
+        return;
+    for (size_t ci = 0; ci < m_compileNode.size(); ++ci) {
+        const int node = m_compileNode[ci];
+        if (node < 0)
+            continue;
+        const Compile& c = m_trace->compiles[ci];
+        for (int p = m_nodes[static_cast<size_t>(node)].parent; p >= 0;
+             p = m_nodes[static_cast<size_t>(p)].parent) {
+            Totals& t = m_totals[static_cast<size_t>(p)];
+            ++t.allCompiles;
+            if (m_matches[ci])
+                addTo(t, c);
+        }
+    }
+}
+
+void CompileTreeModel::setFilter(const QString& text)
+{
+    const QString f = text.simplified();
+    if (f == m_filter)
+        return;
+    m_filter = f;
+    const QStringList words = f.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_matchCount = 0;
+    for (size_t ci = 0; ci < m_haystack.size(); ++ci) {
+        bool match = true;
+        for (const QString& w : words)
+            match = match && m_haystack[ci].contains(w);
+        m_matches[ci] = match;
+        m_matchCount += match ? 1 : 0;
+    }
+    computeTotals();
+    // Rank and frame rows count the matching compiles now.
+    for (size_t n = 0; n < m_nodes.size(); ++n) {
+        const Node& node = m_nodes[n];
+        if (node.kind != NodeKind::Rank && node.kind != NodeKind::Frame)
+            continue;
+        Q_EMIT dataChanged(createIndex(node.row, 0, static_cast<quintptr>(n)),
+            createIndex(node.row, ColumnCount - 1, static_cast<quintptr>(n)));
+    }
+}
+
+bool CompileTreeModel::rowMatches(const QModelIndex& index) const
+{
+    const Node* n = nodeOf(index);
+    if (!n || (n->kind != NodeKind::Compile && n->kind != NodeKind::Attempt))
+        return false;
+    return n->ref < m_matches.size() && m_matches[n->ref];
+}
+
+QString CompileTreeModel::countText(const Totals& t) const
+{
+    if (!isFiltered())
+        return plural(t.allCompiles, tr("compile"), tr("compiles"));
+    return tr("%1 of %2").arg(t.compiles).arg(plural(t.allCompiles, tr("compile"), tr("compiles")));
 }
 
 const CompileTreeModel::Node* CompileTreeModel::nodeOf(const QModelIndex& index) const
@@ -220,6 +304,8 @@ QVariant CompileTreeModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Compile");
         case StatusColumn:
             return tr("Status");
+        case ReasonColumn:
+            return tr("Reason");
         case FunctionColumn:
             return tr("Function");
         case LocationColumn:
@@ -228,8 +314,6 @@ QVariant CompileTreeModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Duration");
         case GraphBreaksColumn:
             return tr("Breaks");
-        case RecompileReasonsColumn:
-            return tr("Recompile reason");
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -240,8 +324,9 @@ QVariant CompileTreeModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Compile time (frames and ranks: total of their compiles)");
         case GraphBreaksColumn:
             return tr("Graph breaks");
-        case RecompileReasonsColumn:
-            return tr("Why the frame compiled again: the guard of an earlier compile that failed");
+        case ReasonColumn:
+            return tr("Why it is worth a look: the guard that failed (a recompile), the failure, "
+                      "or the graph break");
         }
     }
     if (role == Qt::TextAlignmentRole
@@ -325,23 +410,37 @@ QVariant CompileTreeModel::compileData(const Compile& c, int column, int role) c
                     c.file < m_trace->files.size() ? rankLabel(m_trace->files[c.file]) : QString());
         break;
     case StatusColumn: {
-        const auto st = statusStyle(c.status);
+        const auto st = compileStyle(c);
         if (display)
             return st.label();
-        if (sort || role == StatusRole)
+        if (sort)
+            return static_cast<int>(c.status) * 2 + (c.isRecompile() ? 1 : 0);
+        if (role == StatusRole)
             return static_cast<int>(c.status);
         if (role == Qt::ForegroundRole)
-            return st.color;
+            return itemTextColor(st.color);
         if (role == Qt::ToolTipRole) {
             if (c.failure)
                 return QString(
                     qs(c.failure->type) + QStringLiteral(": ") + firstLine(c.failure->reason));
             if (!c.graphBreaks.empty())
                 return firstLine(c.graphBreaks.front().reason);
+            if (c.isRecompile())
+                return tr("A recompile: a guard of an earlier compile of this frame failed. "
+                          "Compiled %1.")
+                    .arg(statusStyle(c.status).word);
             return st.word;
         }
         break;
     }
+    case ReasonColumn:
+        if (display || sort)
+            return shortReason(c);
+        if (role == Qt::ToolTipRole) {
+            const QString t = reasonsTooltip(c);
+            return t.isEmpty() ? QVariant() : QVariant(t);
+        }
+        break;
     case FunctionColumn:
         if (display || sort)
             return compileFunction(c);
@@ -375,14 +474,6 @@ QVariant CompileTreeModel::compileData(const Compile& c, int column, int role) c
             return lines.join(QLatin1Char('\n'));
         }
         break;
-    case RecompileReasonsColumn:
-        if (display || sort)
-            return reasonsSummary(c);
-        if (role == Qt::ToolTipRole) {
-            const QString t = reasonsTooltip(c);
-            return t.isEmpty() ? QVariant() : QVariant(t);
-        }
-        break;
     }
     return {};
 }
@@ -399,12 +490,17 @@ QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
         if (role == Qt::DisplayRole)
             return frameLabel(f);
         if (role == Qt::ToolTipRole)
-            return QString(frameLabel(f) + QStringLiteral(": ")
-                + plural(t.compiles, tr("compile"), tr("compiles")));
+            return QString(frameLabel(f) + QStringLiteral(": ") + countText(t));
         break;
     case StatusColumn:
         if (text)
             return statusSummary(t);
+        if (role == Qt::ToolTipRole)
+            return countText(t);
+        break;
+    case ReasonColumn:
+        if (text && t.recompiles)
+            return plural(t.recompiles, tr("recompile"), tr("recompiles"));
         break;
     case FunctionColumn:
         if (text)
@@ -430,10 +526,6 @@ QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
         if (role == SortRole)
             return static_cast<qulonglong>(t.graphBreaks);
         break;
-    case RecompileReasonsColumn:
-        if (text && t.recompiles)
-            return plural(t.recompiles, tr("recompile"), tr("recompiles"));
-        break;
     }
     return {};
 }
@@ -456,9 +548,13 @@ QVariant CompileTreeModel::rankData(const Node& n, int column, int role) const
         if (text)
             return statusSummary(t);
         break;
+    case ReasonColumn:
+        if (text && t.recompiles)
+            return plural(t.recompiles, tr("recompile"), tr("recompiles"));
+        break;
     case FunctionColumn:
         if (text)
-            return plural(t.compiles, tr("compile"), tr("compiles"));
+            return countText(t);
         break;
     case LocationColumn:
         if (text)
@@ -478,10 +574,6 @@ QVariant CompileTreeModel::rankData(const Node& n, int column, int role) const
         if (role == SortRole)
             return static_cast<qulonglong>(t.graphBreaks);
         break;
-    case RecompileReasonsColumn:
-        if (text && t.recompiles)
-            return plural(t.recompiles, tr("recompile"), tr("recompiles"));
-        break;
     }
     if (role == Qt::FontRole && column == IdColumn) {
         QFont f;
@@ -495,6 +587,7 @@ QVariant CompileTreeModel::attemptData(const Node& n, int column, int role) cons
 {
     const Compile& c = m_trace->compiles[n.ref];
     const Attempt& a = c.attempts[static_cast<size_t>(n.attempt)];
+    const bool last = static_cast<size_t>(n.attempt) + 1 == c.attempts.size();
     switch (column) {
     case IdColumn:
         if (role == Qt::DisplayRole) {
@@ -504,11 +597,30 @@ QVariant CompileTreeModel::attemptData(const Node& n, int column, int role) cons
         }
         if (role == SortRole)
             return n.row;
+        if (role == Qt::ToolTipRole)
+            return tr("Attempt %1 of the analysis: %2")
+                .arg(a.attempt)
+                .arg(plural(a.recordCount, tr("record"), tr("records")));
+        break;
+    case StatusColumn:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return last ? tr("attempt %1 · final").arg(a.attempt)
+                        : tr("attempt %1 · restarted").arg(a.attempt);
+        if (role == Qt::ForegroundRole)
+            return QGuiApplication::palette().color(QPalette::PlaceholderText);
+        break;
+    case ReasonColumn:
+        // Dynamo restarts the analysis once per restart reason, in order.
+        if ((role == Qt::DisplayRole || role == SortRole) && !last
+            && static_cast<size_t>(n.attempt) < c.restartReasons.size())
+            return firstLine(c.restartReasons[static_cast<size_t>(n.attempt)]);
+        if (role == Qt::ToolTipRole && !last
+            && static_cast<size_t>(n.attempt) < c.restartReasons.size())
+            return qs(c.restartReasons[static_cast<size_t>(n.attempt)]);
         break;
     case FunctionColumn:
         if (role == Qt::DisplayRole || role == SortRole)
-            return QString(tr("attempt %1 · ").arg(a.attempt)
-                + plural(a.recordCount, tr("record"), tr("records")));
+            return compileFunction(c);
         break;
     }
     return {};

@@ -78,6 +78,36 @@ QString formatWallClock(double epochUs, int tzOffsetMinutes, bool withMillis)
         .toString(withMillis ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
 }
 
+QStringList axisLabels(const std::vector<double>& ticks, double stepUs, int tzOffsetMinutes)
+{
+    QStringList out;
+    if (ticks.empty())
+        return out;
+    // One format for every label of the axis: whole seconds for steps of a second or more,
+    // milliseconds for steps of a millisecond or more; below that the first tick's wall-clock
+    // time and then offsets from it. A date where the day changes (and on the first tick when
+    // the view spans more than one day), so an axis across midnight never reads backwards.
+    const QDate firstDay = toDateTime(ticks.front(), tzOffsetMinutes).date();
+    const QDate lastDay = toDateTime(ticks.back(), tzOffsetMinutes).date();
+    const bool days = firstDay != lastDay;
+    const QString timeFormat
+        = stepUs >= 1e6 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm:ss.zzz");
+    QDate previous;
+    for (size_t i = 0; i < ticks.size(); ++i) {
+        const QDateTime dt = toDateTime(ticks[i], tzOffsetMinutes);
+        if (stepUs < 1000 && i > 0) {
+            out << formatOffset(ticks[i] - ticks.front(), stepUs);
+            continue;
+        }
+        QString label = dt.toString(timeFormat);
+        if (days && (i == 0 || dt.date() != previous))
+            label = dt.toString(QStringLiteral("yyyy-MM-dd ")) + label;
+        previous = dt.date();
+        out << label;
+    }
+    return out;
+}
+
 QString formatDateTime(double epochUs, int tzOffsetMinutes)
 {
     if (epochUs <= 0)
@@ -159,6 +189,80 @@ QString firstLine(const std::string& text)
 {
     const auto nl = text.find('\n');
     return qs(nl == std::string::npos ? text : text.substr(0, nl)).trimmed();
+}
+
+namespace {
+QString elided(QString s, qsizetype max)
+{
+    s = s.simplified();
+    return s.size() > max ? s.left(max - 1) + QStringLiteral("…") : s;
+}
+
+// "x" from "L['x']", "tensor 'x'"; else the source as logged.
+QString shortSource(const std::string& source)
+{
+    QString s = qs(source);
+    if (s.startsWith(QLatin1String("L['")) && s.endsWith(QLatin1String("']")) && s.size() > 5)
+        return s.mid(3, s.size() - 5);
+    return s;
+}
+} // namespace
+
+QString shortRecompileReason(const RecompileReason& r)
+{
+    const QString src = shortSource(r.source);
+    const QString detail = qs(r.detail.empty() ? r.text : r.detail);
+    const bool values = !r.expected.empty() || !r.actual.empty();
+    const QString change = values ? qs(r.expected) + QStringLiteral("→") + qs(r.actual) : QString();
+    if ((r.mismatch == "size" || r.mismatch == "stride") && !src.isEmpty()) {
+        // "tensor 'x' size mismatch at index 0. expected 4, actual 5" -> "x.size(0) 4→5"
+        QString index;
+        const qsizetype at = detail.indexOf(QLatin1String("at index "));
+        if (at >= 0) {
+            qsizetype e = at + 9;
+            while (e < detail.size() && detail[e].isDigit())
+                ++e;
+            index = detail.mid(at + 9, e - at - 9);
+        }
+        return src + QLatin1Char('.') + qs(r.mismatch)
+            + (index.isEmpty() ? QString() : QLatin1Char('(') + index + QLatin1Char(')'))
+            + (values ? QLatin1Char(' ') + change : QString());
+    }
+    if (!r.mismatch.empty() && !src.isEmpty())
+        return src + QLatin1Char(' ') + qs(r.mismatch)
+            + (values ? QLatin1Char(' ') + change : QString());
+    if (r.mismatch == "id") {
+        // "___check_obj_id(fn, 140439264606080)" -> "id(fn) changed"
+        const qsizetype open = detail.indexOf(QLatin1Char('('));
+        const qsizetype comma = detail.indexOf(QLatin1Char(','), open);
+        if (open >= 0 && comma > open)
+            return QStringLiteral("id(%1) changed")
+                .arg(detail.mid(open + 1, comma - open - 1).trimmed());
+    }
+    if (values && !r.mismatch.empty())
+        return qs(r.mismatch) + QLatin1Char(' ') + change;
+    return elided(firstLine(detail.toStdString()), 48);
+}
+
+QString shortReason(const Compile& c)
+{
+    if (!c.recompileReasons.empty()) {
+        QString s = shortRecompileReason(c.recompileReasons.front());
+        if (c.recompileReasons.size() > 1)
+            s += QStringLiteral("  (+%1)").arg(c.recompileReasons.size() - 1);
+        return s;
+    }
+    if (!c.recompileReasonMetric.empty())
+        return elided(firstLine(c.recompileReasonMetric), 48);
+    if (c.failure)
+        return qs(c.failure->type.empty() ? std::string("failed") : c.failure->type);
+    if (!c.graphBreaks.empty()) {
+        QString reason = firstLine(c.graphBreaks.front().reason);
+        if (reason.startsWith(QLatin1String("Graph Break Reason: ")))
+            reason = reason.mid(20);
+        return elided(reason, 48);
+    }
+    return {};
 }
 
 } // namespace dynascope::ui

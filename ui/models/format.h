@@ -3,12 +3,15 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dynascope {
 struct Compile;
+struct RecompileReason;
 struct TraceFile;
 
 namespace ui {
@@ -21,6 +24,9 @@ QString formatOffset(double us, double stepUs);
 // tzOffsetMinutes is the trace file's offset (glog local time minus UTC).
 QString formatWallClock(double epochUs, int tzOffsetMinutes, bool withMillis = true);
 QString formatDateTime(double epochUs, int tzOffsetMinutes);
+// The labels of an axis's ticks (epoch microseconds, `stepUs` apart), all in one format: see
+// format.cpp. Dates appear where the day changes.
+QStringList axisLabels(const std::vector<double>& ticks, double stepUs, int tzOffsetMinutes);
 // "file.py:6", the file's base name; empty when there is no file.
 QString fileLine(const std::string& path, int64_t line);
 QString baseName(const std::string& path);
@@ -35,6 +41,13 @@ QString rankLabel(const TraceFile& f);
 QString plural(uint64_t n, const QString& one, const QString& many);
 // First line of a possibly multi-line text, trimmed.
 QString firstLine(const std::string& text);
+// A recompile reason in a few words: "x.size(0) 4→5", "x dtype float32→float16",
+// "id(fn) changed"; else the start of the reason as logged.
+QString shortRecompileReason(const RecompileReason& r);
+// Why a compile is interesting, in a few words: its primary recompile reason (with "(+N)" for the
+// other cache entries it was checked against), else its failure type, else its first graph
+// break's reason; empty for a plain compile.
+QString shortReason(const Compile& c);
 
 } // namespace ui
 } // namespace dynascope

@@ -24,7 +24,40 @@ QString scalarText(const QJsonValue& v)
         return QStringLiteral("null");
     return v.toString();
 }
+
+QString byteSize(double b)
+{
+    const char* units[] = { "B", "KB", "MB", "GB", "TB" };
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        ++u;
+    }
+    return (u == 0 ? QString::number(b, 'f', 0) : QString::number(b, 'f', b < 10 ? 2 : 1))
+        + QLatin1Char(' ') + QLatin1String(units[u]);
+}
 } // namespace
+
+QString MetricsModel::readableNumber(const QString& key, double v, int tz)
+{
+    // By the unit PyTorch's field names carry: times in the unit that reads best, epoch times
+    // as dates, sizes in bytes as KB/MB; everything else as logged.
+    const QString k = key.toLower();
+    if (k.endsWith(QLatin1String("_us")) || k.endsWith(QLatin1String("_time_us"))) {
+        if (v > 1e14) // microseconds since the epoch: after 1973
+            return formatDateTime(v, tz);
+        return formatDuration(v);
+    }
+    if (k.endsWith(QLatin1String("_ns")))
+        return v > 1e17 ? formatDateTime(v / 1000, tz) : formatDuration(v / 1000);
+    if (k.endsWith(QLatin1String("_ms")))
+        return formatDuration(v * 1000);
+    if (k.endsWith(QLatin1String("_s")) || k.endsWith(QLatin1String("_seconds")))
+        return v > 1e8 ? formatDateTime(v * 1e6, tz) : formatDuration(v * 1e6);
+    if (k.endsWith(QLatin1String("_bytes")) || k.endsWith(QLatin1String("_size_bytes")))
+        return byteSize(v);
+    return {};
+}
 
 MetricsModel::MetricsModel(QObject* parent)
     : FlatTreeModel(parent)
@@ -79,6 +112,14 @@ int MetricsModel::add(int parent, const QString& key, const QJsonValue& value)
         }
     } else {
         text = scalarText(value);
+        if (value.isDouble()) {
+            const QString readable = readableNumber(key, value.toDouble(), m_tz);
+            if (!readable.isEmpty()) {
+                m_raw.resize(m_values.size());
+                m_raw[static_cast<size_t>(n)] = text; // the number as logged, in the tooltip
+                text = readable;
+            }
+        }
     }
     m_values[static_cast<size_t>(n)] = text;
     return n;
@@ -90,6 +131,7 @@ void MetricsModel::setMetricsJson(const QByteArray& json)
     clearNodes();
     m_keys.clear();
     m_values.clear();
+    m_raw.clear();
     QJsonObject obj;
     if (!json.isEmpty()) {
         const QJsonDocument doc = QJsonDocument::fromJson(json);
@@ -154,8 +196,12 @@ QVariant MetricsModel::dataFor(const QModelIndex& index, int role) const
         const qsizetype nl = text.indexOf(QLatin1Char('\n'));
         return nl < 0 ? text : text.left(nl) + QStringLiteral(" …");
     }
-    if (role == Qt::ToolTipRole)
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == ValueColumn && static_cast<size_t>(n) < m_raw.size()
+            && !m_raw[static_cast<size_t>(n)].isEmpty())
+            return tr("%1 (as logged: %2)").arg(text, m_raw[static_cast<size_t>(n)]);
         return text.size() > 4000 ? text.left(4000) + QStringLiteral(" …") : text;
+    }
     return {};
 }
 

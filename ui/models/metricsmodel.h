@@ -1,7 +1,8 @@
 // MetricsModel: a compile's compilation_metrics as readable key / value rows. Values that are
 // JSON documents inside a string (dynamo_config, inductor_config: several KB each) and lists
 // (restart_reasons) become expandable rows instead of one unreadable line; null fields are
-// gathered under one row at the end so the ~95 fields of 2025+ logs stay scannable.
+// gathered under one row at the end so the ~95 fields of 2025+ logs stay scannable. Numbers whose
+// field name gives a unit read as times, dates or sizes; the logged number is in the tooltip.
 #pragma once
 
 #include "ui/models/flattreemodel.h"
@@ -25,6 +26,11 @@ public:
     void setMetricsJson(const QByteArray& json);
     // The value shown for a top-level key, empty when absent (for tests and the summary).
     QString valueOf(const QString& key) const;
+    // A number as its field name says it should read ("0.009149" for "..._time_s" -> "9.15 ms",
+    // an epoch "..._us" -> a date, "..._bytes" -> "1.5 MB"); empty when the name says nothing.
+    // Dates in the traced process's local time: tzOffsetMinutes as TraceFile has it.
+    static QString readableNumber(const QString& key, double value, int tzOffsetMinutes = 0);
+    void setTzOffsetMinutes(int minutes) { m_tz = minutes; }
 
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -35,6 +41,8 @@ private:
     QVariant dataFor(const QModelIndex& index, int role) const;
     int add(int parent, const QString& key, const QJsonValue& value);
     std::vector<QString> m_keys, m_values;
+    int m_tz = 0;
+    std::vector<QString> m_raw; // per node: the number as logged when the value is reformatted
 };
 
 } // namespace dynascope::ui

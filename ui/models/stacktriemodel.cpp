@@ -117,7 +117,7 @@ QVariant StackTrieModel::dataFor(const QModelIndex& index, int role) const
         return node.tooltip;
     case Qt::ForegroundRole:
         if (node.compile != kNone && m_trace && index.column() == 0)
-            return statusStyle(m_trace->compiles[node.compile].status).color;
+            return itemTextColor(statusStyle(m_trace->compiles[node.compile].status).color);
         return {};
     case CompileIndexRole:
         return node.compile == kNone ? -1 : static_cast<int>(node.compile);

@@ -1,6 +1,10 @@
 #include "ui/models/statusstyle.h"
 
-#include <string_view>
+#include <QGuiApplication>
+#include <QPalette>
+
+#include <algorithm>
+#include <cmath>
 
 namespace dynascope::ui {
 
@@ -21,6 +25,17 @@ StatusStyle statusStyle(CompileStatus status)
     return { QStringLiteral("?"), QStringLiteral("missing"), QColor(0xCC, 0x79, 0xA7) };
 }
 
+StatusStyle compileStyle(const Compile& c)
+{
+    StatusStyle st = statusStyle(c.status);
+    if (!c.isRecompile())
+        return st;
+    if (c.status == CompileStatus::Ok)
+        return markerStyle(MarkerKind::Recompile);
+    st.glyph = QStringLiteral("↻ ") + st.glyph;
+    return st;
+}
+
 StatusStyle markerStyle(MarkerKind kind)
 {
     switch (kind) {
@@ -38,19 +53,110 @@ StatusStyle markerStyle(MarkerKind kind)
     return { QStringLiteral("▼"), QStringLiteral("cache miss"), QColor(0xF0, 0xE4, 0x42) };
 }
 
-QColor phaseColor(const std::string& name)
+namespace {
+double channel(double v)
 {
-    const std::string_view n(name);
-    auto has = [&](std::string_view s) { return n.find(s) != std::string_view::npos; };
-    // Inductor first: "inductor_compile" also contains "compile".
-    if (has("inductor") || has("GraphLowering") || has("code_gen") || has("fx_codegen")
-        || has("async_compile") || has("triton"))
-        return QColor(0xB7, 0xA6, 0xD6); // muted violet
-    if (has("aot") || has("create_aot") || has("autograd"))
-        return QColor(0xE3, 0xB8, 0x8C); // muted sand
-    if (has("backend"))
-        return QColor(0x9F, 0xC5, 0xD6); // muted teal-blue
-    return QColor(0xA9, 0xC9, 0xA4); // Dynamo: muted sage
+    return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+double relativeLuminance(const QColor& c)
+{
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+QColor mix(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
+        static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
+        static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+} // namespace
+
+double contrastRatio(const QColor& a, const QColor& b)
+{
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+bool isDark(const QColor& base)
+{
+    return relativeLuminance(base) < 0.18;
+}
+
+QColor readableOn(const QColor& hue, const QColor& base)
+{
+    const QColor towards = isDark(base) ? QColor(Qt::white) : QColor(Qt::black);
+    QColor c = hue;
+    for (int step = 1; step <= 10 && contrastRatio(c, base) < 4.5; ++step)
+        c = mix(hue, towards, step * 0.08);
+    return c;
+}
+
+QColor itemTextColor(const QColor& hue)
+{
+    const QPalette pal = QGuiApplication::palette();
+    QColor c = readableOn(hue, pal.color(QPalette::Base));
+    if (contrastRatio(c, pal.color(QPalette::AlternateBase)) < 4.5)
+        c = readableOn(c, pal.color(QPalette::AlternateBase));
+    return c;
+}
+
+QColor fillOn(const QColor& hue, const QColor& base)
+{
+    return isDark(base) ? mix(hue, QColor(Qt::white), 0.22) : hue;
+}
+
+PhaseStyle phaseGroupStyle(PhaseGroup g)
+{
+    QColor c;
+    switch (g) {
+    case PhaseGroup::DynamoTracing:
+        c = QColor(0x9F, 0xC8, 0x97); // sage
+        break;
+    case PhaseGroup::Guards:
+        c = QColor(0xC4, 0xD9, 0x8E); // pale lime
+        break;
+    case PhaseGroup::DynamoOther:
+        c = QColor(0xB9, 0xD3, 0xB4); // grey-green
+        break;
+    case PhaseGroup::Backend:
+        c = QColor(0x9F, 0xC5, 0xD6); // teal-blue
+        break;
+    case PhaseGroup::AotAutograd:
+        c = QColor(0xE3, 0xB8, 0x8C); // sand
+        break;
+    case PhaseGroup::Inductor:
+        c = QColor(0xB7, 0xA6, 0xD6); // violet
+        break;
+    case PhaseGroup::InductorCodegen:
+        c = QColor(0xD6, 0xB4, 0xDE); // lilac
+        break;
+    case PhaseGroup::Autotuning:
+        c = QColor(0xE8, 0xA6, 0xA6); // rose
+        break;
+    case PhaseGroup::Cache:
+        c = QColor(0xA9, 0xB8, 0xC9); // slate
+        break;
+    case PhaseGroup::CudaGraphs:
+        c = QColor(0xD9, 0xCB, 0x8F); // khaki
+        break;
+    case PhaseGroup::Other:
+    case PhaseGroup::Unattributed:
+        c = QColor(0xC8, 0xC2, 0xB8); // stone
+        break;
+    }
+    return { g, QString::fromUtf8(phaseGroupLabel(g)), c };
+}
+
+PhaseStyle phaseStyle(const std::string& name, PhaseGroup enclosing)
+{
+    return phaseGroupStyle(phaseGroupOf(name).value_or(enclosing));
+}
+
+std::vector<PhaseGroup> legendPhaseGroups()
+{
+    return { PhaseGroup::DynamoTracing, PhaseGroup::Guards, PhaseGroup::DynamoOther,
+        PhaseGroup::Backend, PhaseGroup::AotAutograd, PhaseGroup::Inductor,
+        PhaseGroup::InductorCodegen, PhaseGroup::Autotuning, PhaseGroup::Cache,
+        PhaseGroup::CudaGraphs, PhaseGroup::Other };
 }
 
 } // namespace dynascope::ui

@@ -54,6 +54,10 @@ double tickStep(double spanUs, double widthPx, double minLabelPx)
         return 1;
     const double maxTicks = std::max(1.0, widthPx / std::max(1.0, minLabelPx));
     const double raw = spanUs / maxTicks;
+    // Trace times are whole microseconds, and at epoch scale (1.7e15 µs) a double cannot tell
+    // apart times closer than 0.25 µs: no step below 1 µs.
+    if (raw <= 1)
+        return 1;
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
     for (double m : { 1.0, 2.0, 5.0, 10.0 }) {
         if (m * mag >= raw)
@@ -65,10 +69,21 @@ double tickStep(double spanUs, double widthPx, double minLabelPx)
 std::vector<double> tickPositions(const TimeRange& view, double step)
 {
     std::vector<double> out;
-    if (step <= 0 || view.span() <= 0 || view.span() / step > 10000)
+    if (!(step > 0) || !(view.span() > 0) || view.span() / step > 10000)
         return out;
-    for (double t = std::ceil(view.start / step) * step; t <= view.end; t += step)
-        out.push_back(t);
+    // From an integer index, not by adding step to a running time: at epoch scale `t += step`
+    // may not change t at all (issue 17: the loop never ended).
+    const double first = std::ceil(view.start / step);
+    const double last = std::floor(view.end / step);
+    const auto n = static_cast<int64_t>(last - first) + 1;
+    if (n <= 0 || n > 10001)
+        return out;
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) {
+        const double t = (first + static_cast<double>(k)) * step;
+        if (t >= view.start && t <= view.end && (out.empty() || t > out.back()))
+            out.push_back(t);
+    }
     return out;
 }
 

@@ -32,10 +32,11 @@ TimeRange panBy(const TimeRange& view, double delta, const TimeRange& limits);
 // The view shifted/shrunk to lie inside the limits.
 TimeRange clampTo(TimeRange view, const TimeRange& limits);
 
-// The tick step (1, 2 or 5 times a power of ten, microseconds) that puts ticks at least
-// minLabelPx apart on an axis widthPx wide showing spanUs.
+// The tick step (1, 2 or 5 times a power of ten, microseconds, at least 1 µs) that puts ticks at
+// least minLabelPx apart on an axis widthPx wide showing spanUs.
 double tickStep(double spanUs, double widthPx, double minLabelPx);
-// Multiples of step inside the view.
+// Multiples of step inside the view, strictly increasing, at most 10,001 of them (none when the
+// view would need more). Exact at epoch-scale times: computed from an integer index.
 std::vector<double> tickPositions(const TimeRange& view, double step);
 
 // Running maximum of ends, for visibleSpans(). ends[i] belongs to the i-th start-sorted span.

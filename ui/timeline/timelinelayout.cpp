@@ -27,6 +27,34 @@ void finish(Row& row)
     }
     row.maxEnds = runningMax(ends);
 }
+
+// The phase group of each of a compile's phases, as the report attributes time: a span whose
+// name maps to a group has it; one whose name does not inherits the group of the span around it
+// (one depth up, covering its start); the outermost unmapped ones are Other.
+std::vector<PhaseGroup> groupsOf(const Compile& c)
+{
+    std::vector<PhaseGroup> out(c.phases.size(), PhaseGroup::Other);
+    std::vector<size_t> order(c.phases.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const PhaseSpan& x = c.phases[a];
+        const PhaseSpan& y = c.phases[b];
+        return x.startUs < y.startUs || (x.startUs == y.startUs && x.depth < y.depth);
+    });
+    std::vector<size_t> open; // enclosing spans, outermost first
+    for (size_t i : order) {
+        const PhaseSpan& p = c.phases[i];
+        while (!open.empty()
+            && (c.phases[open.back()].depth >= p.depth
+                || (c.phases[open.back()].endUs > 0 && c.phases[open.back()].endUs < p.startUs)))
+            open.pop_back();
+        const PhaseGroup enclosing = open.empty() ? PhaseGroup::Other : out[open.back()];
+        out[i] = phaseGroupOf(p.name).value_or(enclosing);
+        open.push_back(i);
+    }
+    return out;
+}
 } // namespace
 
 void TimelineLayout::clear()
@@ -34,6 +62,7 @@ void TimelineLayout::clear()
     m_rows.clear();
     m_markers.clear();
     m_laneOfCompile.clear();
+    m_groups.clear();
     m_bounds = {};
     m_data = {};
     m_hasTime = false;
@@ -50,6 +79,8 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
     clear();
     m_laneOfCompile.assign(t.compiles.size(), -1);
     double lo = INFINITY, hi = -INFINITY;
+    bool groupSeen[kPhaseGroupCount] = {};
+    std::vector<std::vector<PhaseGroup>> groups(t.compiles.size());
     auto extend = [&](double a, double b) {
         lo = std::min(lo, a);
         hi = std::max(hi, b);
@@ -80,14 +111,21 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
         if (fn.isEmpty() && !compiles.empty())
             fn = compileFunction(t.compiles[compiles.front()]);
         lane.label = where.isEmpty() ? fn : fn + QStringLiteral("  ") + where;
+        lane.name = fn;
+        lane.where = where;
         lane.compileCount = static_cast<int>(compiles.size());
         int maxDepth = -1;
         for (uint32_t ci : compiles) {
             const Compile& c = t.compiles[ci];
             if (!timed(c))
                 continue;
-            lane.spans.push_back({ c.startUs, c.endUs, ci, -1 });
+            lane.spans.push_back({ c.startUs, c.endUs, ci, -1, PhaseGroup::Other });
             extend(c.startUs, c.endUs);
+            groups[ci] = groupsOf(c);
+            for (size_t pi = 0; pi < c.phases.size(); ++pi) {
+                if (c.phases[pi].startUs > 0)
+                    groupSeen[static_cast<size_t>(groups[ci][pi])] = true;
+            }
             for (const PhaseSpan& p : c.phases) {
                 maxDepth = std::max(maxDepth, p.depth);
                 // Bounds cover every phase, shown or not, so folding a lane never moves the view.
@@ -128,7 +166,9 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
                     const double end = p.endUs > p.startUs
                         ? p.endUs
                         : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs);
-                    pr.spans.push_back({ p.startUs, end, ci, static_cast<int32_t>(pi) });
+                    const PhaseGroup g
+                        = pi < groups[ci].size() ? groups[ci][pi] : PhaseGroup::Other;
+                    pr.spans.push_back({ p.startUs, end, ci, static_cast<int32_t>(pi), g });
                 }
             }
             finish(pr);
@@ -194,12 +234,16 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
     int y = 0;
     for (Row& r : m_rows) {
         r.y = y;
-        r.height = r.kind == Row::Kind::Rank ? kRankHeight
-            : r.kind == Row::Kind::Lane      ? kLaneHeight
-                                             : kPhaseHeight;
+        r.height = r.kind == Row::Kind::Rank ? options.rankHeight
+            : r.kind == Row::Kind::Lane      ? options.laneHeight
+                                             : options.phaseHeight;
         y += r.height;
     }
     m_height = y;
+    for (PhaseGroup g : legendPhaseGroups()) {
+        if (groupSeen[static_cast<size_t>(g)])
+            m_groups.push_back(g);
+    }
     m_hasTime = std::isfinite(lo) && std::isfinite(hi);
     if (m_hasTime) {
         m_data = { lo, hi };

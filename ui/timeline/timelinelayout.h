@@ -20,6 +20,7 @@ struct Span {
     double start = 0, end = 0;
     uint32_t compile = kNone;
     int32_t phase = -1; // index into Compile::phases; -1: the compile itself
+    PhaseGroup group = PhaseGroup::Other; // phases: the report's phase group (inherited)
 };
 
 // Which phase depth rows a lane shows. A lane is "expanded" when (not compact) XOR toggled;
@@ -29,6 +30,10 @@ struct LayoutOptions {
     bool compact = false;
     int maxPhaseRows = 3;
     std::set<uint64_t> toggled; // laneKey()s the user flipped
+    // Row heights in pixels; the view sets them from its font, so larger fonts get taller rows.
+    int rankHeight = 22;
+    int laneHeight = 24;
+    int phaseHeight = 12;
     bool operator==(const LayoutOptions&) const = default;
 };
 
@@ -36,6 +41,7 @@ struct Row {
     enum class Kind { Rank, Lane, Phases };
     Kind kind = Kind::Lane;
     QString label; // "kernel  gen_many_frames.py:6", "rank 1", "phases"
+    QString name, where; // lanes: the function and its file:line, the two parts of the label
     QString tooltip;
     int compileCount = 0; // lanes: the badge
     uint32_t file = kNone;
@@ -59,10 +65,6 @@ struct Marker {
 
 class TimelineLayout {
 public:
-    static constexpr int kRankHeight = 22;
-    static constexpr int kLaneHeight = 24;
-    static constexpr int kPhaseHeight = 12;
-
     void build(const Trace& trace, const LayoutOptions& options = {});
     void clear();
     // Identity of a lane across rebuilds: its frame, or its file for frameless compiles.
@@ -74,6 +76,8 @@ public:
     TimeRange dataRange() const { return m_data; } // the same, unpadded (the trace start)
     bool hasTime() const { return m_hasTime; }
     int contentHeight() const { return m_height; }
+    // The phase groups some span belongs to, in legend order.
+    const std::vector<PhaseGroup>& phaseGroups() const { return m_groups; }
     // The lane row that holds a compile, -1 if none (no time, or not laid out).
     int laneOf(uint32_t compile) const;
     // Row index at a content y, -1 outside.
@@ -83,6 +87,7 @@ private:
     std::vector<Row> m_rows;
     std::vector<Marker> m_markers;
     std::vector<int> m_laneOfCompile;
+    std::vector<PhaseGroup> m_groups;
     TimeRange m_bounds;
     TimeRange m_data;
     bool m_hasTime = false;

@@ -57,16 +57,14 @@ TimelineNavigation::TimelineNavigation(
     };
     connect(actions->compactTimeline, &QAction::toggled, this, applyLayout);
     connect(actions->allPhaseDepths, &QAction::toggled, this, applyLayout);
-    connect(window, &MainWindow::loadFinished, this, &TimelineNavigation::onTraceChanged);
+    connect(window, &MainWindow::traceChanged, this, &TimelineNavigation::onTraceChanged);
     connect(selection, &CompileSelection::currentChanged, this, &TimelineNavigation::updateActions);
     updateActions();
 }
 
-void TimelineNavigation::onTraceChanged()
+void TimelineNavigation::onTraceChanged(const std::shared_ptr<const Trace>& trace)
 {
-    if (m_window->trace() == m_trace)
-        return;
-    m_trace = m_window->trace();
+    m_trace = trace;
     m_search->setTrace(m_trace);
     updateActions();
 }

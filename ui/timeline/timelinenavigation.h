@@ -1,7 +1,7 @@
 // TimelineNavigation: the main window's navigation around the timeline. The toolbar (open, back /
 // forward through zoom history, the search bar), the View actions for phase rows and ranges, and
-// Go > next/previous compile of the same frame. It follows MainWindow's loads, so MainWindow only
-// creates it.
+// Go > next/previous compile of the same frame. It follows MainWindow::traceChanged, so MainWindow
+// only creates it.
 #pragma once
 
 #include "core/model/trace.h"
@@ -33,7 +33,7 @@ public:
     bool stepSameFrame(int direction);
 
 private:
-    void onTraceChanged();
+    void onTraceChanged(const std::shared_ptr<const Trace>& trace);
     void updateActions();
 
     MainWindow* m_window;

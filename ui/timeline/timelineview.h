@@ -6,16 +6,22 @@
 // repaints reuse it. Selection is the shared CompileSelection.
 //
 // Navigation: every change of the visible range that is a new place (fit, double-click, a search
-// step, following a selection, a gesture after a pause) is remembered in a ZoomHistory for
-// back/forward. Shift+drag selects a time range and shows what it holds in an overlay. All drawing
-// goes through one QPainter (paintAll), so the screen, a QImage at any device pixel ratio and an
-// SVG (QSvgGenerator) get the same geometry; renderTimeline() paints at a chosen canvas size.
+// step, a gesture after a pause) and every change of the selected compile (a click, a link in the
+// Why tab) is remembered in a NavigationHistory for back/forward. Shift+drag selects a time range
+// and shows what it holds in an overlay. All drawing goes through one QPainter (paintAll), so the
+// screen, a QImage at any device pixel ratio and an SVG (QSvgGenerator) get the same geometry;
+// renderTimeline() paints at a chosen canvas size. Sizes (label column, rows, axis) follow the
+// font; colours follow the palette (status hues lightened on a dark base).
+//
+// The code is split by responsibility: timelineview.cpp (state, navigation, the geometry cache,
+// hit-testing, tooltips), timelinepaint.cpp (painting, the legend), timelineinput.cpp (mouse,
+// wheel and keys).
 #pragma once
 
 #include "core/model/trace.h"
+#include "ui/timeline/navigationhistory.h"
 #include "ui/timeline/rangesummary.h"
 #include "ui/timeline/timelinelayout.h"
-#include "ui/timeline/zoomhistory.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -41,7 +47,8 @@ public:
     // A new place: the range left is remembered for back().
     void setViewRange(const timeline::TimeRange& range);
 
-    // Back and forward through the visible ranges (Alt+Left / Alt+Right, mouse buttons).
+    // Back and forward through the places visited: visible ranges and selected compiles
+    // (Alt+Left / Alt+Right, mouse buttons).
     bool canGoBack() const { return m_history.canBack(); }
     bool canGoForward() const { return m_history.canForward(); }
     void goBack();
@@ -51,7 +58,10 @@ public:
     std::optional<timeline::TimeRange> selectedRange() const { return m_range; }
     void setSelectedRange(std::optional<timeline::TimeRange> range);
     timeline::RangeSummary rangeSummary() const;
+    // Shows the selected range and drops it (its tint and box would cover the whole view).
     void zoomToSelectedRange();
+    // Where the range's box (duration and contents) is drawn; null when there is no range.
+    QRect rangeBoxRect() const;
 
     // Compiles to mark as search hits (a bar above and below each).
     void setSearchHits(const std::vector<uint32_t>& compiles);
@@ -82,6 +92,12 @@ public:
     uint32_t compileAt(const QPoint& pos);
     // The tooltip at a widget position, safe to show: trace text in it shows literally.
     QString toolTipAt(const QPoint& pos);
+    // Where the glyph of a compile's marker of this kind is drawn; null when not visible.
+    QRect markerGlyphRect(uint32_t compile, MarkerKind kind);
+    // The span under the mouse: its compile and phase (-1: the compile's own span).
+    std::optional<std::pair<uint32_t, int>> hoveredSpan() const;
+    // How far the view may go: the layout's bounds plus room for the glyphs at their edges.
+    timeline::TimeRange limits() const;
 
     QSize sizeHint() const override { return { 900, 360 }; }
     QSize minimumSizeHint() const override { return { 300, 160 }; }
@@ -92,6 +108,7 @@ Q_SIGNALS:
     void selectedRangeChanged();
 
 protected:
+    void changeEvent(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -103,13 +120,15 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    // What is under the mouse, by identity (the layout's row and item), not by its position in
+    // the geometry cache: after a zoom or scroll the same item stays hovered.
     struct Hit {
         enum class Kind { None, Span, Folded, Marker } kind = Kind::None;
         int row = -1; // layout row (spans)
-        int index = -1; // into the cached row's spans, or the cached markers
+        uint32_t item = 0; // span index in the layout row (folded: the first one), or marker index
         bool operator==(const Hit&) const = default;
     };
-    QRect hitRect(const Hit& hit) const; // where a hit item is drawn; empty for none
+    QRect hitRect(const Hit& hit) const; // where a hit item is drawn now; empty for none
     QString toolTipText(const Hit& hit); // raw trace text: show through plainToolTip()
     struct CachedRow {
         int row = -1;
@@ -131,18 +150,30 @@ private:
         QString glyph, word;
         bool swatch = false;
         bool groupStart = false;
+        bool hatch = false; // the swatch of folded blocks
         QPoint at; // laid out by layoutLegend()
     };
     std::vector<LegendItem> legendItems() const;
+    // The cached geometry of a hit (null when it is not on screen now).
+    const timeline::FoldedSpan* cachedSpan(const Hit& hit) const;
+    const CachedMarker* cachedMarkerOf(const Hit& hit) const;
+    // Font-dependent sizes.
+    int axisHeight() const;
+    int markerHeight() const;
+    int legendLine() const;
+    QFont smallFont(double scale = 0.9) const;
     // Lays the legend out in lines that fit `width`; returns the height it needs.
     int layoutLegend(std::vector<LegendItem>& items, int width) const;
     int legendHeight() const;
     void changeView(const timeline::TimeRange& range, bool newPlace);
+    void restorePlace(const timeline::Place& place);
+    void applyFontMetrics();
     void paintAll(QPainter& p);
     void paintRangeOverlay(QPainter& p);
     void paintSearchHits(QPainter& p);
+    QStringList rangeBoxLines() const;
     double xOfTime(double t) const; // widget x
-    int labelWidth() const { return 250; }
+    int labelWidth() const;
     double lanesWidth() const;
     void ensureGeometry();
     void invalidate();
@@ -175,7 +206,10 @@ private:
     std::vector<CachedRow> m_cachedRows;
     std::vector<CachedMarker> m_cachedMarkers;
 
-    timeline::ZoomHistory m_history;
+    timeline::NavigationHistory m_history;
+    uint32_t m_lastSelection = kNone; // the selection of the place being shown
+    bool m_restoring = false; // back/forward is setting the selection
+    bool m_noPush = false; // a selection change already pushed the place it left
     QElapsedTimer m_gesture; // running while a continuous gesture (wheel, drag, keys) goes on
     std::optional<timeline::TimeRange> m_range;
     bool m_rangeDragging = false;

@@ -1,8 +1,8 @@
-#include "ui/timeline/zoomhistory.h"
+#include "ui/timeline/navigationhistory.h"
 
 namespace dynascope::ui::timeline {
 
-void ZoomHistory::push(const TimeRange& left)
+void NavigationHistory::push(const Place& left)
 {
     if (!m_back.empty() && m_back.back() == left)
         return;
@@ -12,23 +12,23 @@ void ZoomHistory::push(const TimeRange& left)
     m_forward.clear();
 }
 
-TimeRange ZoomHistory::back(const TimeRange& current)
+Place NavigationHistory::back(const Place& current)
 {
-    const TimeRange r = m_back.back();
+    const Place r = m_back.back();
     m_back.pop_back();
     m_forward.push_back(current);
     return r;
 }
 
-TimeRange ZoomHistory::forward(const TimeRange& current)
+Place NavigationHistory::forward(const Place& current)
 {
-    const TimeRange r = m_forward.back();
+    const Place r = m_forward.back();
     m_forward.pop_back();
     m_back.push_back(current);
     return r;
 }
 
-void ZoomHistory::clear()
+void NavigationHistory::clear()
 {
     m_back.clear();
     m_forward.clear();

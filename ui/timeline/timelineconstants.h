@@ -1,0 +1,33 @@
+// Constants and small helpers shared by the timeline view's files (timelineview.cpp,
+// timelinepaint.cpp, timelineinput.cpp).
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+#include <cstdint>
+
+namespace dynascope::ui {
+
+inline constexpr double kMinSpanUs = 5.0;
+// A gesture (wheel, drag, keys) that starts this long after the last one is a new history entry.
+inline constexpr int64_t kGesturePauseMs = 800;
+// A selected compile narrower than this is zoomed to when the selection comes from elsewhere.
+inline constexpr double kFollowMinPx = 4.0;
+// Half the width of a marker glyph's box, and the room kept at the view's edges for it.
+inline constexpr int kMarkerGlyphHalf = 8;
+inline constexpr double kEdgeMarginPx = 12.0;
+
+// Black or white text, whichever reads on `c`.
+inline QColor textOn(const QColor& c)
+{
+    const double lum = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
+    return lum > 0.5 ? QColor(0x1a, 0x1a, 0x1a) : QColor(Qt::white);
+}
+
+inline QString elideText(const QString& s, qsizetype max)
+{
+    return s.size() > max ? s.left(max - 1) + QStringLiteral("…") : s;
+}
+
+} // namespace dynascope::ui

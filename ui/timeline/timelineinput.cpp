@@ -1,0 +1,234 @@
+// TimelineView's input: wheel (zoom, pan, scroll), mouse (click to select, drag to pan,
+// Shift+drag for a range, double-click to zoom to a span, back/forward buttons), keys and the
+// hover with its tooltip.
+#include "ui/timeline/timelineview.h"
+
+#include "ui/compileselection.h"
+#include "ui/plaintooltip.h"
+#include "ui/timeline/timelineconstants.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dynascope::ui {
+
+using namespace timeline;
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    const double steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120.0;
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double anchor = xToTime(m_view, lanesWidth(), event->position().x() - labelWidth());
+        changeView(zoomAt(m_view, anchor, std::pow(0.8, steps), limits(), kMinSpanUs), false);
+    } else if ((event->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
+        panByFraction(-steps * 0.1);
+    } else {
+        m_vbar->setValue(
+            m_vbar->value() - static_cast<int>(steps * m_layoutOptions.laneHeight * 2));
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::BackButton || event->button() == Qt::ForwardButton) {
+        if (event->button() == Qt::BackButton)
+            goBack();
+        else
+            goForward();
+        event->accept();
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)
+        && m_layout.hasTime() && pos.x() >= labelWidth() && pos.y() >= axisHeight()
+        && pos.y() < lanesRect().bottom()) {
+        m_rangeDragging = true;
+        m_rangeAnchor = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
+        setSelectedRange(TimeRange { m_rangeAnchor, m_rangeAnchor });
+        event->accept();
+        return;
+    }
+    if (event->button() == Qt::LeftButton) {
+        m_pressed = true;
+        m_dragging = false;
+        m_pressPos = m_lastDragPos = event->position().toPoint();
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_rangeDragging) {
+        const double t = std::clamp(
+            xToTime(m_view, lanesWidth(), pos.x() - labelWidth()), m_view.start, m_view.end);
+        setSelectedRange(TimeRange { std::min(t, m_rangeAnchor), std::max(t, m_rangeAnchor) });
+        return;
+    }
+    if (m_pressed) {
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() > 3)
+            m_dragging = true;
+        if (m_dragging) {
+            const QPoint d = pos - m_lastDragPos;
+            m_lastDragPos = pos;
+            setCursor(Qt::ClosedHandCursor);
+            if (m_layout.hasTime())
+                changeView(panBy(m_view, -d.x() / lanesWidth() * m_view.span(), limits()), false);
+            m_vbar->setValue(m_vbar->value() - d.y());
+            return;
+        }
+    }
+    const Hit hit = hitAt(pos);
+    if (!(hit == m_hover)) {
+        // Only the item that loses the hover and the one that gets it change.
+        const QRect dirty = hitRect(m_hover).united(hitRect(hit));
+        m_hover = hit;
+        update(dirty.adjusted(-2, -2, 2, 2));
+    }
+    // Tooltips appear at once (docs/ux.md), not after the platform delay.
+    const QString tip = plainToolTip(toolTipText(hit)); // the hit test above, not a second one
+    if (tip.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && m_rangeDragging) {
+        m_rangeDragging = false;
+        // A Shift+click without a drag (under 3 px) selects nothing.
+        if (m_range && m_range->span() / m_view.span() * lanesWidth() < 3)
+            setSelectedRange(std::nullopt);
+        return;
+    }
+    if (event->button() != Qt::LeftButton || !m_pressed)
+        return;
+    m_pressed = false;
+    unsetCursor();
+    if (m_dragging) {
+        m_dragging = false;
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    if (pos.x() < labelWidth() && lanesRect().contains(pos)) {
+        toggleLane(m_layout.rowAt(pos.y() - lanesRect().top() + m_vbar->value()));
+        return;
+    }
+    if (m_range && pos.x() >= labelWidth()) {
+        const double t = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
+        if (t < m_range->start || t > m_range->end)
+            setSelectedRange(std::nullopt); // a click outside the range drops it
+    }
+    const Hit hit = hitAt(pos);
+    if (hit.kind == Hit::Kind::Folded) {
+        // Zoom into the folded block so its items separate.
+        if (const FoldedSpan* f = cachedSpan(hit)) {
+            const double w = lanesWidth();
+            const double a = xToTime(m_view, w, f->x0 - 20), b = xToTime(m_view, w, f->x1 + 20);
+            setViewRange({ a, std::max(b, a + kMinSpanUs) });
+        }
+        return;
+    }
+    const uint32_t c = compileOf(hit);
+    if (c != kNone) {
+        m_clickSelecting = true; // what the user clicked is on screen: keep their zoom
+        m_selection->setCurrent(c);
+        m_clickSelecting = false;
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const Hit hit = hitAt(event->position().toPoint());
+    if (hit.kind != Hit::Kind::Span)
+        return;
+    const Span& s = m_layout.rows()[static_cast<size_t>(hit.row)].spans[hit.item];
+    const double pad = std::max((s.end - s.start) * 0.1, kMinSpanUs);
+    setViewRange({ s.start - pad, s.end + pad });
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->modifiers() & Qt::AltModifier) {
+        // The window's Back/Forward actions normally take these; a bare view handles them too.
+        if (event->key() == Qt::Key_Left || event->key() == Qt::Key_Right) {
+            if (event->key() == Qt::Key_Left)
+                goBack();
+            else
+                goForward();
+            event->accept();
+            return;
+        }
+    }
+    switch (event->key()) {
+    case Qt::Key_Escape:
+        if (!m_range) {
+            QWidget::keyPressEvent(event);
+            return;
+        }
+        setSelectedRange(std::nullopt);
+        break;
+    case Qt::Key_Z:
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (!m_range) {
+            QWidget::keyPressEvent(event);
+            return;
+        }
+        zoomToSelectedRange();
+        break;
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(0.8);
+        break;
+    case Qt::Key_S:
+    case Qt::Key_Minus:
+        zoomBy(1.25);
+        break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+        panByFraction(-0.1);
+        break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+        panByFraction(0.1);
+        break;
+    case Qt::Key_Up:
+        m_vbar->setValue(m_vbar->value() - m_layoutOptions.laneHeight);
+        break;
+    case Qt::Key_Down:
+        m_vbar->setValue(m_vbar->value() + m_layoutOptions.laneHeight);
+        break;
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_0:
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineView::leaveEvent(QEvent*)
+{
+    if (m_hover.kind != Hit::Kind::None) {
+        m_hover = {};
+        update();
+    }
+}
+
+} // namespace dynascope::ui
