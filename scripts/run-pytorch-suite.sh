@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 start=$SECONDS
+bash scripts/setup-deps.sh --pytorch
 skip() { echo "run-pytorch-suite: skipped: $*"; exit 0; }
 
 command -v python3 >/dev/null || skip "no python3 (scripts/setup-deps.sh --pytorch installs it)"
