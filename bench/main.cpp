@@ -59,6 +59,7 @@ struct Args {
     std::string app; // default: dynascope next to this program
     bool ui = true;
     bool appTimes = true;
+    std::string tlparse; // default: DYNASCOPE_TLPARSE, the live stage's venv, PATH
 };
 
 double seconds(Clock::duration d)
@@ -100,12 +101,14 @@ int usage(const char* why)
     std::fprintf(stderr,
         "dynascope-bench: %s\n"
         "usage: dynascope-bench [--size BYTES] [--ranks N] [--keep DIR] [--runs N] [--spans N]\n"
-        "                       [--app PATH] [--no-ui] [--no-app]\n"
+        "                       [--app PATH] [--no-ui] [--no-app] [--tlparse PATH]\n"
         "  --size BYTES  total size of the synthetic trace (suffix K, M or G; default 100M),\n"
         "                split over --ranks files (default 1)\n"
         "  --keep DIR    write the traces there and keep them (reused when they match)\n"
         "  --runs N      timed runs per figure after one warm-up (default 5, 3 above 256 MB)\n"
-        "  --spans N     phase spans the timeline paints (default 1000000)\n",
+        "  --spans N     phase spans the timeline paints (default 1000000)\n"
+        "  --tlparse PATH  tlparse to time on the same file (default: $DYNASCOPE_TLPARSE, the\n"
+        "                live stage's build/pytorch-venv-2.13.0, then PATH; none: null)\n",
         why);
     return 1;
 }
@@ -145,6 +148,8 @@ std::optional<Args> parse(int argc, char** argv, int& rc)
                 return std::nullopt;
             }
             a.spans = s;
+        } else if (k == "--tlparse") {
+            a.tlparse = v;
         } else if (k == "--app") {
             a.app = v;
         } else {
@@ -353,6 +358,50 @@ std::pair<std::optional<double>, std::optional<double>> measureApp(
     return { first, example };
 }
 
+// tlparse, the incumbent, as its users run it: the whole report of one file into a folder.
+std::string findTlparse(const std::string& given)
+{
+    std::vector<std::string> candidates;
+    if (!given.empty())
+        candidates.push_back(given);
+    if (const char* env = std::getenv("DYNASCOPE_TLPARSE"))
+        candidates.emplace_back(env);
+    candidates.push_back(selfDir() + "/../pytorch-venv-2.13.0/bin/tlparse");
+    if (const char* path = std::getenv("PATH")) {
+        std::string_view rest = path;
+        while (!rest.empty()) {
+            const size_t colon = rest.find(':');
+            candidates.push_back(std::string(rest.substr(0, colon)) + "/tlparse");
+            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        }
+    }
+    for (const auto& c : candidates)
+        if (!c.empty() && access(c.c_str(), X_OK) == 0)
+            return c;
+    return {};
+}
+
+std::optional<double> measureTlparse(
+    const std::string& tlparse, const std::string& file, const fs::path& dir, int runs)
+{
+    if (tlparse.empty())
+        return std::nullopt;
+    const std::string out = (dir / "bench-tlparse-out").string();
+    const std::vector<std::string> argv { tlparse, file, "-o", out, "--overwrite", "--no-browser" };
+    std::optional<double> result;
+    if (runApp(argv)) { // warm-up, and a check that it runs
+        std::vector<double> s;
+        for (int i = 0; i < runs; ++i)
+            if (auto ms = runApp(argv))
+                s.push_back(*ms / 1000.0);
+        if (!s.empty())
+            result = median(s);
+    }
+    std::error_code ec;
+    fs::remove_all(out, ec);
+    return result;
+}
+
 std::string num(std::optional<double> v, int decimals)
 {
     if (!v || !std::isfinite(*v))
@@ -533,19 +582,45 @@ int main(int argc, char** argv)
                 "(the app has no timing option)\n");
     }
 
+    // Side by side with tlparse on the same file (the first one): Dynascope's load of that file
+    // against tlparse's run, in this process run.
+    std::optional<double> tlparseS, loadFirstS;
+    if (const std::string tl = findTlparse(a.tlparse); !tl.empty()) {
+        tlparseS = measureTlparse(tl, paths.front(), dir, a.runs);
+        std::vector<double> w;
+        for (int i = 0; i < a.runs; ++i) {
+            auto t0 = Clock::now();
+            auto r = dynascope::load({ paths.front() });
+            w.push_back(seconds(Clock::now() - t0));
+        }
+        loadFirstS = median(w);
+        std::fprintf(stderr,
+            "dynascope-bench: tlparse (%s) on %s: %s s; Dynascope's load of the same file %s s\n",
+            tl.c_str(), paths.front().c_str(), num(tlparseS, 3).c_str(),
+            num(loadFirstS, 3).c_str());
+    } else {
+        std::fprintf(
+            stderr, "dynascope-bench: tlparse figures null: no tlparse found (--tlparse)\n");
+    }
+    double tlparseOverLoad = std::nan(""); // printed as null unless both ran
+    if (tlparseS && loadFirstS && *loadFirstS > 0)
+        tlparseOverLoad = *tlparseS / *loadFirstS;
+
     const double heapMb = (heapAfter - heapBefore) / (1024.0 * 1024.0);
     std::printf("{\"bytes\": %llu, \"records\": %llu, \"compiles\": %llu, \"scan_s\": %s, "
                 "\"load_s\": %s, \"load_over_scan\": %s, \"parallel_load_s\": %s, "
                 "\"serial_load_s\": %s, \"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
                 "\"render_ms_median\": %s, \"render_ms_p95\": %s, \"hover_ms_median\": %s, "
-                "\"app_first_paint_ms\": %s, \"example_shown_ms\": %s}\n",
+                "\"app_first_paint_ms\": %s, \"example_shown_ms\": %s, \"tlparse_s\": %s, "
+                "\"tlparse_file_load_s\": %s, \"tlparse_over_load\": %s}\n",
         static_cast<unsigned long long>(bytes),
         static_cast<unsigned long long>(trace ? trace->records.size() : 0),
         static_cast<unsigned long long>(trace ? trace->compileCount() : 0), num(scanS, 4).c_str(),
         num(load, 4).c_str(), num(scanS > 0 ? load / scanS : std::optional<double>(), 2).c_str(),
         num(load, 4).c_str(), num(serial, 4).c_str(), num(heapMb, 1).c_str(),
         num(peakRss, 1).c_str(), num(renderMedian, 2).c_str(), num(renderP95, 2).c_str(),
-        num(hoverMedian, 2).c_str(), num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str());
+        num(hoverMedian, 2).c_str(), num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str(),
+        num(tlparseS, 3).c_str(), num(loadFirstS, 4).c_str(), num(tlparseOverLoad, 1).c_str());
     std::fflush(stdout);
 
     trace.reset();

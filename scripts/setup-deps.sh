@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian/Ubuntu package Dynascope needs to build, test and run, when missing.
 # Uses sudo when not root. Safe to run again: it installs only what is absent.
-#   --fuzz  also clang with libFuzzer and its sanitizer runtimes (the `fuzz` preset)
+#   --fuzz     also clang with libFuzzer and its sanitizer runtimes (the `fuzz` preset)
+#   --pytorch  also what scripts/run-pytorch-suite.sh needs: python3 with venv, and the Python
+#              headers and g++ that Inductor compiles its C++ kernels with
 set -euo pipefail
 
 packages=(
@@ -13,9 +15,13 @@ packages=(
   desktop-file-utils appstream libxml2-utils shared-mime-info groff-base dpkg-dev file
 )
 # g++'s ASan/UBSan runtimes (preset asan) come with g++.
-if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang libclang-rt-dev)
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --fuzz) packages+=(clang libclang-rt-dev) ;;
+    --pytorch) packages+=(python3 python3-venv python3-dev) ;;
+    *) echo "setup: unknown option $arg" >&2; exit 1 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,5 @@
 // Parsers for the free text PyTorch logs about graph breaks and failures: the
-// `dynamo_graph_break_reason` artifact and Python tracebacks.
+// `dynamo_graph_break_reason` artifact, restart reasons, failure reasons and Python tracebacks.
 #pragma once
 
 #include "core/model/trace.h"
@@ -8,8 +8,28 @@
 
 namespace dynascope {
 
-// Fills reason, file, line, traceback and userFrames from the artifact text.
+// Fills reason, file, line, traceback and userFrames from the artifact text ("Graph break in
+// user code at FILE:LINE", "Graph Break Reason: ...", "User code traceback:"), and the
+// structured parts of the reason (see parseGraphBreakReason).
 GraphBreak parseGraphBreakText(std::string_view text);
+
+// A reason alone (a restart_reasons entry, or the text after "Graph Break Reason: "): strips
+// PyTorch's preambles ("Encountered graph break when attempting to trace OP: ...:", "Failed to
+// handle graph break gracefully. Skipping the function and falling back to eager. Graph break
+// encountered:", "Encountered graph break that we cannot resume from. ...:") into operation,
+// skipsFrame and cannotResume, and splits the rest into details.
+GraphBreak parseGraphBreakReason(std::string_view reason);
+
+// A restart_reasons entry that is not a graph break: PyTorch logs a restart without a break
+// message as the exception's class, "<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"
+// (a float made dynamic, speculation failed, ...), while a graph break's restart carries the
+// break text.
+bool isRestartWithoutBreak(std::string_view reason);
+
+// The sections of structured graph-break text: the first is the break, each "*** While handling
+// this graph break, another graph break occurred: ***" starts another. Empty when the text has
+// no Explanation, Hint, debug context or link (older PyTorch, other writers).
+std::vector<GraphBreakDetail> parseGraphBreakDetails(std::string_view text);
 
 // Frames of a Python traceback ("  File \"x.py\", line 3, in f" + optional source line).
 Stack parsePythonTraceback(std::string_view text);
@@ -17,5 +37,15 @@ Stack parsePythonTraceback(std::string_view text);
 // "<class 'torch._dynamo.exc.BackendCompilerFailed'>" -> "BackendCompilerFailed";
 // "torch._dynamo.exc.Unsupported" -> "Unsupported"; bare names unchanged.
 std::string normaliseExceptionType(std::string_view raw);
+
+// The compiler layer a failure comes from, the way the debugging ladder asks it (does it fail
+// with backend="eager", "aot_eager", "inductor"?): "dynamo" (tracing: Unsupported, fullgraph
+// breaks, errors in user code while tracing), "aot_autograd", "inductor", "backend" (a custom
+// or other backend raised), or "" when nothing says.
+std::string failureLayer(const Failure& f);
+
+// Fills a failed compile's Failure::details, frameSkipped and layer from its reason, traceback
+// and graph breaks (called once the compile's records are all read).
+void describeFailure(Compile& c);
 
 } // namespace dynascope

@@ -1,5 +1,7 @@
 #include "core/analysis/recompile_linker.h"
 
+#include "core/analysis/graph_break_text.h"
+
 #include <regex>
 
 namespace dynascope {
@@ -30,6 +32,12 @@ RecompileReason parseRecompileReason(std::string_view text)
     RecompileReason r;
     r.text = trimmed(text);
     std::string_view t = r.text;
+    // PyTorch 2.11+: "<reason>\nUser stack trace:\n  File \"...\", line N, in f\n    code".
+    constexpr std::string_view kUserStack = "\nUser stack trace:";
+    if (size_t us = t.find(kUserStack); us != std::string_view::npos) {
+        r.userStack = parsePythonTraceback(t.substr(us + kUserStack.size()));
+        t = t.substr(0, us);
+    }
     // "<id>: detail" where id is like 0/0 or !0/3/0 (optionally bracketed).
     static const std::regex idPrefix(R"(^\[?(!?\d+/\d+(?:/\d+)?(?:_\d+)?)\]?:\s*)");
     std::cmatch m;
@@ -39,12 +47,19 @@ RecompileReason parseRecompileReason(std::string_view text)
             r.earlierKey.resize(us);
         r.detail = std::string(t.substr(static_cast<size_t>(m.length(0))));
     } else {
-        r.detail = r.text;
+        r.detail = std::string(t);
     }
     static const std::regex tensor(
-        R"(tensor '(.+?)' (size|stride|dtype|device|requires_grad|rank|dispatch key set|memory format|layout)[ \w]*mismatch(?: at index (\d+))?\.?\s*(?:expected\s+(.+?),\s*actual\s+(.+?))?\s*$)");
+        R"(tensor '(.+?)' (size|stride|dtype|device|requires_grad|rank|dispatch key set|memory format|layout)[ \w]*mismatch(?: at index (\d+))?\.?\s*(?:expected\s+(.+?)(?:,\s*actual\s+(.+?))?)?\s*$)");
     std::smatch tm;
+    // Since PyTorch 2.10 a failed guard's code is followed by its comments, the user line and
+    // where it was made: "factor == 2      # return x * factor + 1  # proj/f.py:11 in scale".
     std::string firstLine = r.detail.substr(0, r.detail.find('\n'));
+    if (size_t c = firstLine.find("  # "); c != std::string::npos) {
+        firstLine.resize(c);
+        while (!firstLine.empty() && firstLine.back() == ' ')
+            firstLine.pop_back();
+    }
     if (std::regex_search(firstLine, tm, tensor)) {
         r.source = tm[1].str();
         r.mismatch = tm[2].str();
@@ -61,9 +76,10 @@ RecompileReason parseRecompileReason(std::string_view text)
     else if (firstLine.find("size()") != std::string::npos
         || firstLine.find("Eq(") != std::string::npos)
         r.mismatch = "shape";
-    else if (firstLine.find("==") != std::string::npos)
+    else if (size_t eq = firstLine.find(" == "); eq != std::string::npos) {
         r.mismatch = "value";
-    else
+        r.expected = firstLine.substr(eq + 4); // the value the earlier compile was made for
+    } else
         r.mismatch = "guard";
     static const std::regex sourceRe(
         R"(((?:L|G)\[[^\]]+\](?:\.[A-Za-z_][A-Za-z_0-9]*|\[[^\]]+\])*))");
@@ -73,12 +89,39 @@ RecompileReason parseRecompileReason(std::string_view text)
     return r;
 }
 
+namespace {
+// PyTorch strips the frame-local scope from reasons (strip_local_scope: L['x'] -> x) but not from
+// the guard tree; compare both without it.
+std::string withoutLocalScope(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        if (s.compare(i, 3, "L['") == 0) {
+            size_t end = s.find("']", i + 3);
+            if (end != std::string_view::npos) {
+                out.append(s.substr(i + 3, end - i - 3));
+                i = end + 2;
+                continue;
+            }
+        }
+        out += s[i++];
+    }
+    return out;
+}
+} // namespace
+
 int matchGuard(const RecompileReason& reason, const GuardTree& tree)
 {
     const auto& nodes = tree.nodes;
     std::string detail = reason.detail.substr(0, reason.detail.find('\n'));
-    if (!reason.expected.empty() || reason.mismatch == "size" || reason.mismatch == "stride"
-        || reason.mismatch == "dtype" || reason.mismatch == "device"
+    if (size_t c = detail.find("  # "); c != std::string::npos) {
+        detail.resize(c);
+        while (!detail.empty() && detail.back() == ' ')
+            detail.pop_back();
+    }
+    if ((!reason.expected.empty() && reason.mismatch != "value") || reason.mismatch == "size"
+        || reason.mismatch == "stride" || reason.mismatch == "dtype" || reason.mismatch == "device"
         || reason.mismatch == "requires_grad" || reason.mismatch == "rank"
         || reason.mismatch == "dispatch_keys") {
         // TENSOR_MATCH under the manager of the named source.
@@ -116,6 +159,11 @@ int matchGuard(const RecompileReason& reason, const GuardTree& tree)
         if (e.find(detail) != std::string::npos || detail.find(e) != std::string::npos)
             return static_cast<int>(i);
     }
+    const std::string bare = withoutLocalScope(detail);
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (!nodes[i].isManager && !nodes[i].expr.empty()
+            && withoutLocalScope(nodes[i].expr) == bare)
+            return static_cast<int>(i);
     return -1;
 }
 

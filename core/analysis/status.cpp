@@ -1,5 +1,9 @@
 #include "core/analysis/status.h"
 
+#include "core/analysis/graph_break_text.h"
+
+#include <algorithm>
+
 namespace dynascope {
 
 CompileStatus computeStatus(const Compile& c)
@@ -10,7 +14,13 @@ CompileStatus computeStatus(const Compile& c)
         return CompileStatus::Missing;
     if (!c.graphOpCount || *c.graphOpCount == 0)
         return CompileStatus::Empty;
-    if (!c.graphBreaks.empty() || !c.restartReasons.empty() || c.attempts.size() > 1)
+    // A restart that is not a break (a float made dynamic, a failed speculation) leaves the
+    // compile ok: its only signal is "<class '...RestartAnalysis'>" in restart_reasons.
+    const bool onlyOtherRestarts = !c.restartReasons.empty()
+        && std::all_of(c.restartReasons.begin(), c.restartReasons.end(),
+            [](const std::string& r) { return isRestartWithoutBreak(r); });
+    if (!c.graphBreaks.empty()
+        || (!onlyOtherRestarts && (!c.restartReasons.empty() || c.attempts.size() > 1)))
         return CompileStatus::GraphBreak;
     return CompileStatus::Ok;
 }

@@ -1,6 +1,8 @@
 // Compile status, the way tlparse colours compiles: error if any fail_type; else empty if
 // graph_op_count is 0 or null; else graph break if restarts or breaks; else ok; no metrics at
-// all: missing (the process died mid-compile or the log is cut).
+// all: missing (the process died mid-compile or the log is cut). One difference from tlparse:
+// a restart that is not a graph break (restart_reasons holding only "<class
+// '...RestartAnalysis'>" entries) leaves the compile ok, where tlparse shows a restart.
 #pragma once
 
 #include "core/model/trace.h"

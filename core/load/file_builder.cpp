@@ -144,6 +144,12 @@ private:
     std::vector<std::vector<std::string>> m_reasonTexts;
     std::vector<std::string> m_errorText;
     std::vector<uint32_t> m_orphans; // records with a compile id but no compile
+    struct Unstarted {
+        uint32_t compile;
+        uint64_t line;
+        size_t diagnosticAt; // where its diagnostic goes, to keep file order
+    };
+    std::vector<Unstarted> m_unstarted; // compiles without dynamo_start
     std::unordered_map<uint32_t, std::vector<std::string>> m_pendingReasons; // by record
     std::optional<int64_t> m_rank;
     bool m_calibrated = false;
@@ -294,9 +300,10 @@ uint32_t Builder::assign(uint32_t idx, bool preStart)
         // Records of a compile whose dynamo_start is missing (its header was broken, or the file
         // starts mid-compile): keep them together in a compile of their own.
         ks->current = startCompile(kNone);
-        diag(Severity::Warning, DiagnosticCode::Other, m_trace->records[idx].line,
-            "compile " + m_env.compileId().display()
-                + " has no dynamo_start record; built from the records that follow");
+        // Reported by finish(), unless it is the compile PyTorch logs without a dynamo_start
+        // when the recompile limit is hit.
+        m_unstarted.push_back(
+            { ks->current, m_trace->records[idx].line, m_trace->diagnostics.size() });
     }
     for (uint32_t p : ks->pending)
         attach(p, ks->current);
@@ -870,6 +877,12 @@ void Builder::buildFrames()
         }
         comp.frame = fi;
         t.frames[fi].compiles.push_back(comp.index);
+        if (comp.coName.empty()) {
+            // A compile that logged no name (the recompile-limit one): its frame's.
+            comp.coName = t.frames[fi].coName;
+            comp.coFilename = t.frames[fi].coFilename;
+            comp.coFirstLineno = t.frames[fi].coFirstLineno;
+        }
     }
 }
 
@@ -885,9 +898,9 @@ void Builder::linkGraphBreaks()
             comp.graphBreaks = std::move(m_artifactBreaks[comp.index]);
         } else {
             for (const auto& r : comp.restartReasons) {
-                GraphBreak gb;
-                gb.reason = r;
-                comp.graphBreaks.push_back(std::move(gb));
+                if (isRestartWithoutBreak(r))
+                    continue; // "<class '...TensorifyScalarRestartAnalysis'>": not a break
+                comp.graphBreaks.push_back(parseGraphBreakReason(r));
             }
         }
         if (comp.graphBreaks.empty() || comp.coName.empty())
@@ -942,6 +955,7 @@ void Builder::linkRecompiles()
         }
         if (comp.failure && !m_errorText[comp.index].empty())
             comp.failure->traceback = std::move(m_errorText[comp.index]);
+        describeFailure(comp);
     }
     // Guard trees of the earlier compiles that reasons name, parsed once here and not kept.
     std::unordered_map<uint32_t, std::shared_ptr<const GuardTree>> trees;
@@ -1002,6 +1016,15 @@ void Builder::finish()
     buildFrames();
     linkGraphBreaks();
     linkRecompiles();
+    for (auto u = m_unstarted.rbegin(); u != m_unstarted.rend(); ++u) {
+        const Compile& comp = t.compiles[u->compile];
+        if (!comp.failure || !comp.failure->recompileLimit)
+            t.diagnostics.insert(
+                t.diagnostics.begin() + static_cast<std::ptrdiff_t>(u->diagnosticAt),
+                { Severity::Warning, DiagnosticCode::Other, m_in.path, u->line,
+                    "compile " + comp.id.display()
+                        + " has no dynamo_start record; built from the records that follow" });
+    }
     for (auto& comp : t.compiles) {
         std::sort(comp.records.begin(), comp.records.end());
         std::sort(comp.attempts.begin(), comp.attempts.end(),

@@ -32,14 +32,24 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
-// "KIND: expr   # _dynamo/output_graph.py:631 in init_ambient_guards"
-void splitWhere(std::string_view text, std::string& expr, std::string& where)
+// "KIND: expr   # _dynamo/output_graph.py:631 in init_ambient_guards", and since PyTorch 2.10
+// "KIND: expr  # user code  # proj/train.py:4 in f" (the path cut to its last characters).
+void splitWhere(std::string_view text, std::string& expr, std::string& where, std::string& userCode)
 {
     size_t hash = text.rfind("  # ");
     if (hash != std::string_view::npos) {
         std::string_view w = trim(text.substr(hash + 4));
         if (w.find(".py:") != std::string_view::npos || w.find(" in ") != std::string_view::npos) {
             where = std::string(w);
+            text = text.substr(0, hash);
+            // The first comment: user code may hold a comment of its own ("# type: ignore").
+            if (size_t code = text.find("  # "); code != std::string_view::npos) {
+                userCode = std::string(trim(text.substr(code + 4)));
+                text = text.substr(0, code);
+            }
+        } else if (w.starts_with("(")) {
+            // A note without a location: "  # (unknown source L['x'].stride()[0], ...)".
+            userCode = std::string(w);
             text = text.substr(0, hash);
         }
     }
@@ -114,10 +124,10 @@ GuardTree GuardTree::parseCpp(std::string_view payload)
             = head.find(' ') == std::string_view::npos && head.find('(') == std::string_view::npos;
         if (colon != std::string_view::npos && plainWord) {
             node.kind = std::string(head);
-            splitWhere(rest.substr(colon + 2), node.expr, node.where);
+            splitWhere(rest.substr(colon + 2), node.expr, node.where, node.userCode);
         } else {
             node.kind = plainWord ? std::string(head) : std::string();
-            splitWhere(rest, node.expr, node.where);
+            splitWhere(rest, node.expr, node.where, node.userCode);
             if (node.kind == node.expr)
                 node.expr.clear();
         }

@@ -17,6 +17,10 @@ struct GuardNode {
     std::string expr; // text after "KIND: ", without the trailing "# where" comment
     std::string source; // for managers: the `source=` value, e.g. L['x']
     std::string where; // "_dynamo/output_graph.py:631 in init_ambient_guards" when present
+    // The user source line that made the guard, logged before `where` since PyTorch 2.10
+    // ("check_tensor(...)  # y = x * 2  # proj/train.py:4 in f"), without the "# "; or a note
+    // PyTorch put there instead ("(unknown source L['x'].stride()[0], please file a bug)").
+    std::string userCode;
     std::string userStack; // dynamo_guards JSON: the user stack text, when present
     uint32_t payloadLine = 0; // 0-based line inside the payload
 };

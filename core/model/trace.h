@@ -128,8 +128,34 @@ struct InstantEvent {
     uint32_t record = kNone;
 };
 
+// One section of PyTorch's structured graph-break text (2.6+): the break type on the first line,
+// then "  Explanation: ...", "  Hint: ..." lines, "  Developer debug context: ..." and " For more
+// details about this graph break, please visit: <url>/gbNNNN.html".
+struct GraphBreakDetail {
+    std::string title; // "Unsupported Tensor.item() call with capture_scalar_outputs=False"
+    std::string explanation;
+    std::vector<std::string> hints;
+    std::string developerContext;
+    std::string gbCode; // "gb0124", from the link
+    std::string link; // the documentation URL, as text (never opened by Dynascope)
+};
+
 struct GraphBreak {
-    std::string reason; // "Graph Break Reason: ..." text, or a restart_reasons entry
+    // The reason without PyTorch's "Encountered graph break when attempting to trace OP: ...:"
+    // preamble (that goes to `operation`): its first line is the break type. The whole text as
+    // logged, or a restart_reasons entry.
+    std::string reason;
+    std::string operation; // "CALL: a function call, e.g. f(x, y)" from the preamble
+    // details[0] is the break; details[1..] are the chained "*** While handling this graph
+    // break, another graph break occurred: ***" sections. Empty for unstructured text.
+    std::vector<GraphBreakDetail> details;
+    // "Failed to handle graph break gracefully. Skipping the function and falling back to
+    // eager": the frame is skipped (runs in eager), no resume function follows.
+    bool skipsFrame = false;
+    // "Encountered graph break that we cannot resume from...": compiled up to the previous
+    // resumable point, the rest of the function is skipped.
+    bool cannotResume = false;
+    std::string stackAttribution; // "Stack variable source attribution:" section, verbatim
     std::string file; // user file of the break
     int64_t line = 0;
     std::string traceback; // "User code traceback:" section, verbatim
@@ -149,6 +175,7 @@ struct RecompileReason {
     std::string mismatch; // "size", "stride", "dtype", "device", "requires_grad", "id", ...
     std::string source; // guarded source, e.g. L['x']
     std::string expected, actual; // when the reason says so
+    Stack userStack; // "User stack trace:" frames after the reason (PyTorch 2.11+), innermost last
 };
 
 struct Failure {
@@ -159,6 +186,17 @@ struct Failure {
     int64_t line = 0;
     std::string traceback; // dynamo_error artifact text when present
     uint32_t record = kNone;
+    // The structured sections of `reason` when it is graph-break text (fullgraph=True breaks,
+    // frames skipped after a break), as in GraphBreak::details.
+    std::vector<GraphBreakDetail> details;
+    // Dynamo caught the error and ran the frame in eager (a graph break it could not handle):
+    // the program went on; no code was compiled for the frame.
+    bool frameSkipped = false;
+    // "Dynamo recompile limit exceeded": the frame's cache is full, later calls run in eager.
+    // PyTorch logs this compile without a dynamo_start.
+    bool recompileLimit = false;
+    std::string layer; // the compiler layer that failed: "dynamo", "aot_autograd", "backend",
+                       // "inductor" (failureLayer() in core/analysis/graph_break_text.h)
 };
 
 enum class CacheKind : uint8_t { Hit, Miss, Bypass };

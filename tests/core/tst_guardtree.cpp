@@ -72,9 +72,8 @@ private Q_SLOTS:
         QTest::newRow("dtype") << u"1/0: tensor 'x' dtype mismatch. expected Float, actual Half"_qs
                                << u"1/0"_qs << u"dtype"_qs << u"Float"_qs << u"Half"_qs
                                << u"TENSOR_MATCH"_qs << u"L['x']"_qs;
-        QTest::newRow("value guard")
-            << u"0/1: L['n'] == 3"_qs << u"0/1"_qs << u"value"_qs << QString() << QString()
-            << u"EQUALS_MATCH"_qs << u"L['n']"_qs;
+        QTest::newRow("value guard") << u"0/1: L['n'] == 3"_qs << u"0/1"_qs << u"value"_qs
+                                     << u"3"_qs << QString() << u"EQUALS_MATCH"_qs << u"L['n']"_qs;
         QTest::newRow("id guard") << u"!0/2/0: ___check_obj_id(G['torch'], 140666006061280)"_qs
                                   << u"!0/2/0"_qs << u"id"_qs << QString() << QString()
                                   << u"ID_MATCH"_qs << u"G['torch']"_qs;

@@ -116,7 +116,7 @@ elseif(CHECK STREQUAL "gui")
   file(REMOVE ${shot} ${shot2})
   run(out ${bin}/dynascope --screenshot ${shot} --size 800x600
       ${share}/dynascope/examples/example.log)
-  run(out ${bin}/dynascope --example --select "[3/2]" --screenshot ${shot2} --size 800x600)
+  run(out ${bin}/dynascope --example --select "[3/1]" --screenshot ${shot2} --size 800x600)
   foreach(png ${shot} ${shot2})
     if(NOT EXISTS ${png})
       fail("${png} was not written")

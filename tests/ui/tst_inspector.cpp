@@ -216,6 +216,34 @@ private Q_SLOTS:
         QVERIFY(!v.whyView()->toPlainText().contains(QStringLiteral("[0/11] rejected it")));
     }
 
+    // The bundled example is a real 2.13 trace: the Why tab shows PyTorch's structured break
+    // text (type, GB code, explanation, hints, link as text), the failure's layer, and a guard's
+    // user line in the Guards tab.
+    void whyShowsRealGraphBreakText()
+    {
+        const QString path = QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE);
+        SKIP_UNLESS_EXISTS(path);
+        auto trace = uitest::loadTrace(path);
+        CompileSelection sel;
+        InspectorView v(&sel);
+        v.resize(1400, 900);
+        v.setTrace(trace);
+        sel.setCurrent(compileIndex(*trace, "[1/0]"));
+        QString text = v.whyView()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral(": Data-dependent branching  (gb0170)")),
+            qPrintable(text));
+        QVERIFY(text.contains(
+            QStringLiteral("Hint: Use `torch.cond` to express dynamic control flow.")));
+        QVERIFY(text.contains(QStringLiteral(
+            "More: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0170.html")));
+        for (const auto& l : v.whyView()->links())
+            QVERIFY2(!l.href.startsWith(QStringLiteral("http")), qPrintable(l.href));
+        sel.setCurrent(compileIndex(*trace, "[4/0]"));
+        text = v.whyView()->toPlainText();
+        QVERIFY2(
+            text.contains(QStringLiteral("BackendCompilerFailed  in backend")), qPrintable(text));
+    }
+
     void whyRecompileLinksEarlierCompile()
     {
         CompileSelection sel;

@@ -104,7 +104,7 @@ private Q_SLOTS:
                 .canonicalFilePath());
         // This very build finds the repository's example.
         QCOMPARE(exampleTracePath(QFileInfo(QStringLiteral(DYNASCOPE_GUI_BINARY)).absolutePath()),
-            QFileInfo(uitest::exampleTrace()).canonicalFilePath());
+            QFileInfo(QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE)).canonicalFilePath());
     }
 
     void binary_data()

@@ -254,6 +254,39 @@ QString valueChainText(const QStringList& values)
         + values.mid(values.size() - 2).join(arrow)
         + QObject::tr("  (%1 values)").arg(values.size());
 }
+
+// PyTorch's structured break text: the type in bold with its GB code, the explanation, the
+// hints, chained breaks; the documentation link as plain text (never opened from here).
+void writeBreakDetails(
+    WhyWriter& w, const std::vector<GraphBreakDetail>& details, const QString& operation)
+{
+    for (size_t i = 0; i < details.size(); ++i) {
+        const GraphBreakDetail& d = details[i];
+        if (i > 0) {
+            w.paragraph(6, 1);
+            w.text(WhyView::tr("While handling it, another graph break occurred: "));
+        }
+        w.bold(qs(d.title.substr(0, d.title.find('\n'))));
+        if (!d.gbCode.empty())
+            w.dim(QStringLiteral("  (") + qs(d.gbCode) + QStringLiteral(")"));
+        if (i == 0 && !operation.isEmpty()) {
+            w.paragraph(2, 1);
+            w.dim(WhyView::tr("while tracing ") + operation);
+        }
+        if (!d.explanation.empty())
+            w.lines(qs(d.explanation).trimmed(), 1);
+        for (const std::string& h : d.hints) {
+            w.paragraph(2, 1);
+            w.text(WhyView::tr("Hint: "));
+            w.text(qs(h));
+        }
+        if (!d.link.empty()) {
+            w.paragraph(2, 1);
+            w.dim(WhyView::tr("More: "));
+            w.mono(qs(d.link));
+        }
+    }
+}
 } // namespace
 
 // One rejection: "[0/13] rejected it: <reason>", the guard that failed and where it was made.
@@ -313,6 +346,18 @@ void WhyView::writeRejection(WhyWriter& w, const Trace& t, const RecompileReason
                 ? tr("(the guard that failed was not found in the earlier compile's guards)")
                 : tr("guarded source %1 (its guard was not found in the earlier compile's guards)")
                       .arg(qs(r.source)));
+    }
+    if (!r.userStack.empty()) {
+        w.paragraph(2, indent + 1);
+        w.text(tr("user code that made the guard: "));
+        const StackFrame& f = r.userStack.back();
+        w.sourceLink(f.file, f.line);
+        if (!f.name.empty())
+            w.text(tr(" in ") + qs(f.name));
+        if (!f.loc.empty()) {
+            w.text(QStringLiteral("   "));
+            w.mono(qs(f.loc));
+        }
     }
 }
 
@@ -528,9 +573,22 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
             reason = reason.mid(20);
         const qsizetype nl = reason.indexOf(QLatin1Char('\n'));
         w.text(QStringLiteral(": "));
-        w.bold(nl < 0 ? reason : reason.left(nl));
-        if (nl >= 0)
-            w.lines(reason.mid(nl + 1).trimmed(), 1);
+        if (!g.details.empty()) {
+            writeBreakDetails(w, g.details, !g.operation.empty() ? qs(g.operation) : QString());
+            if (g.skipsFrame) {
+                w.paragraph(4, 1);
+                w.bold(tr("Dynamo skipped the whole frame: it runs in eager, nothing of it is "
+                          "compiled (no resume function)."));
+            } else if (g.cannotResume) {
+                w.paragraph(4, 1);
+                w.bold(tr("Dynamo could not resume after this break: the rest of the function "
+                          "runs in eager."));
+            }
+        } else {
+            w.bold(nl < 0 ? reason : reason.left(nl));
+            if (nl >= 0)
+                w.lines(reason.mid(nl + 1).trimmed(), 1);
+        }
         if (!g.userFrames.empty()) {
             w.paragraph(6);
             w.text(tr("User code traceback (innermost last):"));
@@ -575,14 +633,31 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     // Failure: type, reason, user frame, traceback.
     if (c.failure) {
         const Failure& f = *c.failure;
-        w.heading(tr("✕ Compile failed"));
+        w.heading(f.frameSkipped   ? tr("✕ Frame skipped (runs in eager)")
+                : f.recompileLimit ? tr("✕ Recompile limit reached")
+                                   : tr("✕ Compile failed"));
         w.bold(qs(f.type));
+        if (!f.layer.empty())
+            w.dim(tr("  in ") + qs(f.layer));
         if (!f.file.empty()) {
             w.text(tr(" at user frame "));
             w.sourceLink(f.file, f.line);
         }
-        if (!f.reason.empty())
+        if (f.frameSkipped) {
+            w.paragraph(4, 1);
+            w.text(tr("Not a crash: Dynamo could not handle a graph break in this frame, so it "
+                      "skipped the frame and the program ran it in eager."));
+        } else if (f.recompileLimit) {
+            w.paragraph(4, 1);
+            w.text(tr("The frame's cache is full: this and later calls that miss its guards run in "
+                      "eager. The reasons above say what kept changing."));
+        }
+        if (!f.details.empty()) {
+            w.paragraph(4, 1);
+            writeBreakDetails(w, f.details, QString());
+        } else if (!f.reason.empty()) {
             w.lines(qs(f.reason).trimmed(), 1, true);
+        }
         if (!f.traceback.empty()) {
             w.paragraph(6);
             w.text(tr("Traceback:"));

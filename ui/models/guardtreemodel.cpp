@@ -77,6 +77,8 @@ QVariant GuardTreeModel::dataFor(const QModelIndex& index, int role) const
         case ExpressionColumn:
             return qs(g.expr);
         case WhereColumn:
+            if (!g.userCode.empty()) // "x * 2  ·  proj/train.py:4 in f"
+                return QString(qs(g.userCode) + QStringLiteral("  ·  ") + qs(g.where));
             return g.where.empty() ? firstLine(g.userStack) : qs(g.where);
         }
         return {};
@@ -84,6 +86,8 @@ QVariant GuardTreeModel::dataFor(const QModelIndex& index, int role) const
         QString tip = qs(g.kind) + QStringLiteral(": ") + qs(g.expr);
         if (!g.where.empty())
             tip += QStringLiteral("\nmade at ") + qs(g.where);
+        if (!g.userCode.empty())
+            tip += QStringLiteral("\nby the user code: ") + qs(g.userCode);
         if (!g.userStack.empty())
             tip += QStringLiteral("\n") + qs(g.userStack);
         if (hot)

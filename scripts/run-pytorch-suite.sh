@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The live PyTorch stage: records the scenario suite (tests/scenarios) with a real PyTorch and
+# runs the same assertions as the committed logs get, plus the side-by-side comparison with
+# tlparse, on the fresh logs.
+#
+#   bash scripts/run-pytorch-suite.sh [--torch VERSION] [--keep DIR] [--record-into DIR]
+#
+#   --torch VERSION    PyTorch release to record with (default 2.13.0)
+#   --keep DIR         record into DIR and keep it (default: a temporary folder, removed after)
+#   --record-into DIR  only record (zstd-compressed, the committed layout) into DIR: how
+#                      tests/scenarios/recorded/torch-VERSION is made; no tests
+#
+# The venv is build/pytorch-venv-VERSION, made once and reused (DYNASCOPE_TORCH_VENV overrides
+# the path). torch is installed only from a wheel already on this machine (pip's find-links,
+# /opt/wheels here): `pip install --no-index --no-deps torch==VERSION` first, then its small
+# dependencies and tlparse 0.4.3 from the package index. Without a local wheel the stage says
+# "skipped: ..." and exits 0 (it never downloads a multi-GB build); the committed logs are still
+# tested by the normal suite. Needs python3-venv, python3-dev and g++ (for Inductor):
+# scripts/setup-deps.sh --pytorch installs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=2.13.0
+keep=""
+record_only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --torch) version=${2:?--torch needs a version}; shift 2 ;;
+    --keep) keep=${2:?--keep needs a folder}; shift 2 ;;
+    --record-into) record_only=${2:?--record-into needs a folder}; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    *) echo "run-pytorch-suite: unknown argument $1" >&2; exit 1 ;;
+  esac
+done
+start=$SECONDS
+bash scripts/setup-deps.sh --pytorch
+skip() { echo "run-pytorch-suite: skipped: $*"; exit 0; }
+
+command -v python3 >/dev/null || skip "no python3 (scripts/setup-deps.sh --pytorch installs it)"
+python3 -c 'import venv, ensurepip' 2>/dev/null \
+  || skip "python3 has no venv/ensurepip (scripts/setup-deps.sh --pytorch installs python3-venv)"
+
+venv=$(realpath -m "${DYNASCOPE_TORCH_VENV:-build/pytorch-venv-$version}")
+py=$venv/bin/python
+if ! "$py" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$version')" 2>/dev/null; then
+  echo "run-pytorch-suite: making $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$py" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+  # torch itself only from a local file: --no-index never reaches a package index.
+  if ! "$py" -m pip install -q --no-index --no-deps "torch==$version" 2>/tmp/dynascope-torch-pip.$$; then
+    tail -n 3 /tmp/dynascope-torch-pip.$$ | sed 's/^/  pip: /'
+    rm -f /tmp/dynascope-torch-pip.$$
+    rm -rf "$venv"
+    skip "no local wheel of torch==$version on this machine (pip's find-links has none), and this stage does not download a multi-GB build"
+  fi
+  rm -f /tmp/dynascope-torch-pip.$$
+  "$py" -m pip install -q "torch==$version"  # its dependencies (sympy, networkx, ...): small
+fi
+if ! "$venv/bin/tlparse" --version 2>/dev/null | grep -q '0\.4\.3'; then
+  "$py" -m pip install -q tlparse==0.4.3
+fi
+echo "run-pytorch-suite: $("$py" -c 'import torch; print("torch", torch.__version__)'), $("$venv/bin/tlparse" --version) ($((SECONDS - start)) s)"
+[ "$(uname -s)" = Linux ] && ! command -v g++ >/dev/null \
+  && echo "run-pytorch-suite: warning: no g++, Inductor scenarios will fail (setup-deps.sh --pytorch)"
+
+if [ -n "$record_only" ]; then
+  python3 tests/scenarios/run_suite.py --python "$py" --out "$record_only" --zstd --jobs 2
+  exit $?
+fi
+
+out=${keep:-$(mktemp -d "${TMPDIR:-/tmp}/dynascope-suite-XXXXXX")}
+[ -z "$keep" ] && trap 'rm -rf "$out"' EXIT
+rec_start=$SECONDS
+rc=0
+python3 tests/scenarios/run_suite.py --python "$py" --out "$out" --jobs 2 || rc=$?
+echo "run-pytorch-suite: recorded in $((SECONDS - rec_start)) s"
+
+# The same assertions as on the committed logs, and tlparse on the same files.
+if [ ! -x build/bin/tst_scenarios ] || [ ! -x build/bin/tst_tlparse ]; then
+  bash scripts/build.sh
+fi
+export DYNASCOPE_SCENARIOS_DIR=$out DYNASCOPE_TLPARSE=$venv/bin/tlparse
+build/bin/tst_scenarios || rc=1
+build/bin/tst_tlparse || rc=1
+echo "run-pytorch-suite: $([ $rc = 0 ] && echo passed || echo FAILED) with torch $version in $((SECONDS - start)) s"
+exit $rc

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Records the scenario suite: runs every program of tests/scenarios/programs as its own process
+with TORCH_TRACE and TORCHINDUCTOR_CACHE_DIR set to fresh folders, and lays out what it wrote:
+
+    OUT/MANIFEST.json                      torch and Python versions, per scenario: seconds, files
+    OUT/<name>/facts.json                  what the program knows (programs/scenario_facts.py)
+    OUT/<name>/dedicated_log_torch_trace[_rank_N].log[.zst]   the trace (random suffix dropped)
+    OUT/<name>/run1/...                    earlier runs of a scenario run several times
+    OUT/_output/<name>.txt                 the program's stdout and stderr (not committed)
+
+    python3 tests/scenarios/run_suite.py --out DIR [--python PY] [--jobs 2] [--only a,b]
+                                         [--zstd] [--list]
+
+The runner uses only the standard library; PY is the interpreter with torch (default: this
+one). Scenarios are listed in SCENARIOS below: add a program there to add a scenario. A spec's
+keys: program (file in programs/), runs (times to run it with one shared cache dir; the last
+run's trace is the scenario's), env (extra environment), timeout (seconds). Later work extends
+a spec (e.g. a TORCH_LOGS run beside the trace) through `variants`: each variant is run once
+more with its env and its files go to OUT/<name>/<variant>/.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, "programs")
+
+
+def spec(program, runs=1, env=None, timeout=300, variants=None):
+    return {"program": program, "runs": runs, "env": env or {}, "timeout": timeout,
+            "variants": variants or {}}
+
+
+# name -> spec. One program per situation people debug (see README.md for what each shows).
+SCENARIOS = {
+    "clean_mlp": spec("clean_mlp.py"),
+    "graph_break_item": spec("graph_break_item.py"),
+    "graph_break_data_dependent": spec("graph_break_data_dependent.py"),
+    "graph_break_print": spec("graph_break_print.py"),
+    "graph_break_explicit": spec("graph_break_explicit.py"),
+    "fullgraph_error": spec("fullgraph_error.py"),
+    "graph_break_in_loop": spec("graph_break_in_loop.py"),
+    "dynamic_automatic": spec("dynamic_automatic.py"),
+    "dynamic_false": spec("dynamic_false.py"),
+    "dynamic_true": spec("dynamic_true.py"),
+    "mark_dynamic": spec("mark_dynamic.py"),
+    "backends": spec("backends.py"),
+    "backend_raises": spec("backend_raises.py"),
+    "compiler_disable": spec("compiler_disable.py"),
+    "training_backward": spec("training_backward.py"),
+    "guard_constant": spec("guard_constant.py"),
+    "guard_dtype": spec("guard_dtype.py"),
+    "guard_requires_grad": spec("guard_requires_grad.py"),
+    "guard_training_flag": spec("guard_training_flag.py"),
+    "guard_global": spec("guard_global.py"),
+    "recompile_limit": spec("recompile_limit.py"),
+    "reset_ids": spec("reset_ids.py"),
+    "transformer_block": spec("transformer_block.py"),
+    "warm_cache": spec("warm_cache.py", runs=2),
+    "two_ranks_gloo": spec("two_ranks_gloo.py"),
+    "example": spec("example.py"),
+}
+
+TRACE_NAME = re.compile(r"^(dedicated_log_torch_trace(?:_rank_\d+)?)_[a-z0-9_]{8}\.log$")
+
+
+def trace_name(name):
+    """dedicated_log_torch_trace_rank_0_ab12cd34.log -> dedicated_log_torch_trace_rank_0.log"""
+    m = TRACE_NAME.match(name)
+    return m.group(1) + ".log" if m else name
+
+
+def run_program(python, program, work, trace_dir, cache_dir, facts_path, env_extra, timeout,
+                log, run=1):
+    env = dict(os.environ)
+    env.update({
+        "TORCH_TRACE": trace_dir,
+        "TORCHINDUCTOR_CACHE_DIR": cache_dir,
+        "DYNASCOPE_FACTS": facts_path,
+        "DYNASCOPE_RUN": str(run),
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        # Two programs run at a time on two cores: one thread each keeps runs comparable.
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    })
+    env.update(env_extra)
+    start = time.monotonic()
+    with open(log, "a") as out:
+        out.write(f"$ TORCH_TRACE={trace_dir} {python} {program}  (run {run})\n")
+        out.flush()
+        try:
+            rc = subprocess.run([python, program], cwd=work, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            out.write(f"\n(timed out after {timeout} s)\n")
+            rc = "timeout"
+    return rc, time.monotonic() - start
+
+
+def collect(trace_dir, dest, compress):
+    """Moves the trace files of one run into dest, renamed without their random suffix."""
+    os.makedirs(dest, exist_ok=True)
+    files = []
+    for name in sorted(os.listdir(trace_dir)):
+        src = os.path.join(trace_dir, name)
+        if not os.path.isfile(src):
+            continue
+        target = os.path.join(dest, trace_name(name))
+        if os.path.exists(target):
+            raise RuntimeError(f"two trace files map to {target}")
+        shutil.move(src, target)
+        if compress:
+            subprocess.run(["zstd", "-q", "-19", "--rm", target], check=True)
+            target += ".zst"
+        files.append(os.path.relpath(target, os.path.dirname(dest.rstrip("/"))))
+    return files
+
+
+def record(name, s, args):
+    program = os.path.join(PROGRAMS, s["program"])
+    dest = os.path.join(args.out, name)
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    log = os.path.join(args.out, "_output", name + ".txt")
+    result = {"program": os.path.relpath(program, HERE), "runs": []}
+    with tempfile.TemporaryDirectory(prefix=f"dynascope-{name}-") as tmp:
+        cache = os.path.join(tmp, "inductor-cache")  # shared by the runs of one scenario
+        for run in range(1, s["runs"] + 1):
+            trace = os.path.join(tmp, f"trace{run}")
+            os.makedirs(trace)
+            last = run == s["runs"]
+            facts = os.path.join(dest if last else os.path.join(dest, f"run{run}"), "facts.json")
+            os.makedirs(os.path.dirname(facts), exist_ok=True)
+            rc, secs = run_program(args.python, program, tmp, trace, cache, facts, s["env"],
+                                   s["timeout"], log, run)
+            files = collect(trace, dest if last else os.path.join(dest, f"run{run}"), args.zstd)
+            result["runs"].append({"run": run, "exit": rc, "seconds": round(secs, 1),
+                                   "files": files})
+            if rc != 0:
+                break
+        for variant, venv in s["variants"].items():
+            vdest = os.path.join(dest, variant)
+            trace = os.path.join(tmp, f"trace-{variant}")
+            os.makedirs(trace)
+            os.makedirs(vdest, exist_ok=True)
+            rc, secs = run_program(args.python, program, tmp, trace,
+                                   os.path.join(tmp, f"cache-{variant}"),
+                                   os.path.join(vdest, "facts.json"), {**s["env"], **venv},
+                                   s["timeout"], log)
+            files = collect(trace, vdest, args.zstd)
+            result["runs"].append({"variant": variant, "exit": rc, "seconds": round(secs, 1),
+                                   "files": files})
+    result["ok"] = all(r["exit"] == 0 for r in result["runs"]) and len(
+        [r for r in result["runs"] if "run" in r]) == s["runs"]
+    return name, result
+
+
+def torch_version(python):
+    out = subprocess.run([python, "-c", "import torch, platform; print(torch.__version__); "
+                          "print(platform.python_version())"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"run_suite: {python} cannot import torch:\n{out.stderr[-2000:]}")
+    lines = out.stdout.split()
+    return lines[0], lines[1]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", help="folder to record into (its scenario folders are replaced)")
+    ap.add_argument("--python", default=sys.executable, help="interpreter with torch")
+    ap.add_argument("--jobs", type=int, default=2, help="programs run at a time (default 2)")
+    ap.add_argument("--only", default="", help="comma-separated scenario names")
+    ap.add_argument("--zstd", action="store_true", help="compress the traces with zstd -19")
+    ap.add_argument("--list", action="store_true", help="print the scenario names and exit")
+    args = ap.parse_args()
+    if args.list:
+        print("\n".join(SCENARIOS))
+        return 0
+    if not args.out:
+        ap.error("--out is required")
+    names = [n for n in args.only.split(",") if n] or list(SCENARIOS)
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        ap.error(f"unknown scenarios: {', '.join(unknown)} (see --list)")
+    args.out = os.path.abspath(args.out)
+    if os.sep in args.python:
+        args.python = os.path.abspath(args.python)  # programs run in their own folders
+    os.makedirs(os.path.join(args.out, "_output"), exist_ok=True)
+    version, py = torch_version(args.python)
+    start = time.monotonic()
+    results = {}
+    # Longest first keeps both job slots busy to the end.
+    order = sorted(names, key=lambda n: -SCENARIOS[n]["runs"])
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for name, res in pool.map(lambda n: record(n, SCENARIOS[n], args), order):
+            status = "ok" if res["ok"] else "FAILED"
+            secs = sum(r["seconds"] for r in res["runs"])
+            print(f"run_suite: {name}: {status} ({secs:.1f} s)", flush=True)
+            results[name] = res
+    manifest_path = os.path.join(args.out, "MANIFEST.json")
+    manifest = {}
+    if os.path.exists(manifest_path) and len(names) < len(SCENARIOS):
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+    manifest.update({
+        "format": "dynascope-scenario-recording",
+        "version": 1,
+        "torch_version": version,
+        "python": py,
+        "platform": platform.platform(),
+        "compressed": args.zstd,
+    })
+    manifest.setdefault("scenarios", {}).update(results)
+    manifest["scenarios"] = dict(sorted(manifest["scenarios"].items()))
+    with open(manifest_path, "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
+    failed = [n for n, r in results.items() if not r["ok"]]
+    print(f"run_suite: {len(names) - len(failed)} of {len(names)} scenarios recorded with torch "
+          f"{version} in {time.monotonic() - start:.0f} s into {args.out}")
+    if failed:
+        print(f"run_suite: failed: {', '.join(failed)} (output in {args.out}/_output/)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
