@@ -79,8 +79,8 @@ const GuardNode* nodeOf(const GuardTree* tree, int node)
     return &tree->nodes[static_cast<size_t>(node)];
 }
 
-// A `source == value` guard's value in `compile`'s own guards: the value the call had, which the
-// reason (it names the earlier compile's value only) does not say.
+// A `source == value` guard's value in `compile`'s own guards (`source == other`): the value the
+// call had, which the reason (it names the earlier compile's value only) does not say.
 std::string valueInOwnGuards(const Compile& compile, const GuardNode& failed)
 {
     const size_t eq = failed.expr.find(" == ");
@@ -91,7 +91,8 @@ std::string valueInOwnGuards(const Compile& compile, const GuardNode& failed)
     if (!own)
         return {};
     for (const GuardNode& g : own->nodes) {
-        if (!g.isManager && g.kind == failed.kind && g.expr.starts_with(prefix))
+        // The same kind, or the other of TRUE_MATCH and FALSE_MATCH (a flag that flipped).
+        if (!g.isManager && g.expr.starts_with(prefix))
             return std::string(trimmed(std::string_view(g.expr).substr(prefix.size())));
     }
     return {};

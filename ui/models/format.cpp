@@ -1,5 +1,6 @@
 #include "ui/models/format.h"
 
+#include "core/analysis/why_chain.h"
 #include "core/model/trace.h"
 
 #include <QDateTime>
@@ -247,7 +248,7 @@ QString shortRecompileReason(const RecompileReason& r)
 QString shortReason(const Compile& c)
 {
     if (!c.recompileReasons.empty()) {
-        QString s = shortRecompileReason(c.recompileReasons.front());
+        QString s = shortRecompileReason(*primaryReason(c));
         if (c.recompileReasons.size() > 1)
             s += QStringLiteral("  (+%1)").arg(c.recompileReasons.size() - 1);
         return s;
