@@ -9,7 +9,6 @@
 //          fit-all view and at a zoomed-in view.
 #include "bench/bench_ui.h"
 
-#ifdef DYNASCOPE_BENCH_TIMELINE
 #include "ui/compileselection.h"
 #include "ui/timeline/timelineview.h"
 
@@ -22,11 +21,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#endif
 
 namespace dynascope::bench {
 
-#ifdef DYNASCOPE_BENCH_TIMELINE
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -123,13 +120,11 @@ QImage paint(QWidget& w)
 }
 
 } // namespace
-#endif
 
 RenderFigures measureTimeline(
     const std::shared_ptr<const Trace>& trace, uint64_t minSpans, int argc, char** argv)
 {
     RenderFigures out;
-#ifdef DYNASCOPE_BENCH_TIMELINE
     if (!trace)
         return out;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -238,12 +233,6 @@ RenderFigures measureTimeline(
         repaintHovers.size(), hovers.size(), hoverPaints, percentile(repaintHovers, 0.5),
         percentile(hovers, 0.5), percentile(hoverRenders, 0.5));
     view.hide();
-#else
-    (void)trace;
-    (void)minSpans;
-    (void)argc;
-    (void)argv;
-#endif
     return out;
 }
 

@@ -8,7 +8,6 @@
 #include "ui/inspector/summarytab.h"
 #include "ui/inspector/whyview.h"
 #include "ui/models/format.h"
-#include "ui/models/inspectortext.h"
 
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -108,11 +107,6 @@ void InspectorView::showCompile(uint32_t compile)
         m_raw->showRecord(m_artifacts->currentRecord());
     else
         m_raw->showRecord(c.startRecord != kNone ? c.startRecord : c.metricsRecord);
-}
-
-QString InspectorView::toPlainText() const
-{
-    return m_trace && m_compile != kNone ? inspectorText(*m_trace, m_compile) : QString();
 }
 
 } // namespace dynascope::ui

@@ -35,9 +35,6 @@ public:
     void showCompile(uint32_t compile);
     uint32_t compile() const { return m_compile; }
 
-    // The whole compile in words as plain text (the Summary and Why facts in one piece).
-    QString toPlainText() const;
-
     QTabWidget* tabs() const { return m_tabs; }
     void showTab(Tab tab);
     SummaryTab* summaryTab() const { return m_summary; }

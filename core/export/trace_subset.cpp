@@ -1,6 +1,7 @@
 #include "core/export/trace_subset.h"
 
 #include "core/export/redactor.h"
+#include "core/model/row_range.h"
 #include "core/util/md5.h"
 #include "core/writer/trace_writer.h"
 
@@ -226,7 +227,7 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
         records.insert(records.end(), r.begin(), r.end());
     }
     std::map<int64_t, std::string> strPrefix; // original string index -> prefix of its record
-    for (uint32_t r = tf.firstRecord; r < tf.firstRecord + tf.recordCount; ++r) {
+    for (uint32_t r : recordsOf(tf)) {
         const std::string& kind = t.kindName(r);
         if (kind == "str") {
             std::string_view json = t.headerJson(r);

@@ -1,5 +1,6 @@
 #include "core/report/bug_report.h"
 
+#include "core/analysis/why_chain.h"
 #include "core/report/phase_groups.h"
 #include "core/report/text_format.h"
 
@@ -31,126 +32,104 @@ std::string compileName(const Trace& t, uint32_t c)
     return comp.id.display() + " " + mdCode(comp.coName);
 }
 
-const RecompileReason* primaryReason(const Compile& c)
+std::string callSite(const WhyChain& why)
 {
-    const RecompileReason* best = nullptr;
-    for (const auto& r : c.recompileReasons)
-        if (r.earlierCompile != kNone && (!best || r.earlierCompile > best->earlierCompile))
-            best = &r;
-    if (!best && !c.recompileReasons.empty())
-        best = &c.recompileReasons.front();
-    return best;
-}
-
-std::string callSite(const Compile& c)
-{
-    if (c.stack.size() < 2)
+    if (why.callers.empty())
         return {};
-    const StackFrame& caller = c.stack[c.stack.size() - 2];
-    std::string s = "called from " + loc(caller.file, caller.line) + " in " + mdCode(caller.name);
-    if (!caller.loc.empty())
-        s += ": " + mdCode(caller.loc);
+    const SourceLine& caller = why.callers.front();
+    std::string s
+        = "called from " + loc(caller.file, caller.line) + " in " + mdCode(caller.function);
+    if (!caller.code.empty())
+        s += ": " + mdCode(caller.code);
     return s;
 }
 
-void recompileSection(std::ostringstream& out, const Trace& t, const Compile& c)
+// " expected `32`, actual `64`", leaving out what the trace does not say.
+std::string values(const Rejection& r)
 {
+    std::string s;
+    if (!r.expected.empty())
+        s += " expected " + mdCode(r.expected);
+    if (!r.actual.empty())
+        s += (r.expected.empty() ? " actual " : ", actual ") + mdCode(r.actual);
+    return s;
+}
+
+void recompileSection(
+    std::ostringstream& out, const Trace& t, const Compile& c, const WhyChain& chain)
+{
+    const RecompileWhy& why = *chain.recompile;
     out << "### Why it recompiled\n\n";
-    const RecompileReason* r = primaryReason(c);
-    if (!r) {
+    if (!why.primary) {
         out << "This is recompile " << *c.id.frameCompile
             << " of the frame, but the trace logged no recompile reason (PyTorch before 2.5 does "
                "not).\n\n";
         return;
     }
+    const Rejection& r = *why.primary;
+    const std::string mismatch = toString(r.mismatch);
     out << "1. **Recompile reason**"
-        << (r->earlierCompile != kNone ? " (against " + idOf(t, r->earlierCompile) + ")" : "")
-        << ": " << mdCode(r->detail.empty() ? r->text : r->detail) << "\n";
-    if (r->guardNode >= 0 && r->earlierCompile != kNone && t.compiles[r->earlierCompile].guards) {
-        const GuardTree& tree = *t.compiles[r->earlierCompile].guards;
-        const GuardNode& g = tree.nodes[static_cast<size_t>(r->guardNode)];
-        std::string source = tree.sourceOf(r->guardNode);
-        out << "2. **Failed guard** in " << idOf(t, r->earlierCompile) << ": " << mdCode(g.kind);
-        if (!source.empty())
-            out << " on " << mdCode(source);
-        if (!r->expected.empty() || !r->actual.empty())
-            out << ", " << text::mdText(r->mismatch) << " expected " << mdCode(r->expected)
-                << ", actual " << mdCode(r->actual);
-        out << "\n\n" << mdFence(g.kind + ": " + g.expr);
-        if (!g.where.empty())
-            out << "\n   Guard installed at " << mdCode(g.where) << ".\n";
-        if (!g.userStack.empty())
-            out << "\n   User stack of the guard:\n\n" << mdFence(g.userStack);
+        << (r.earlierCompile != kNone ? " (against " + idOf(t, r.earlierCompile) + ")" : "") << ": "
+        << mdCode(r.detail) << "\n";
+    if (r.guardFound()) {
+        out << "2. **Failed guard** in " << idOf(t, r.earlierCompile) << ": "
+            << mdCode(r.guardKind);
+        if (!r.guardSource.empty())
+            out << " on " << mdCode(r.guardSource);
+        if (!r.expected.empty() || !r.actual.empty())
+            out << ", " << text::mdText(mismatch) << values(r);
+        out << "\n\n" << mdFence(r.guardKind + ": " + r.guardExpr);
+        if (!r.guardWhere.empty())
+            out << "\n   Guard installed at " << mdCode(r.guardWhere) << ".\n";
+        if (!r.guardUserStack.empty())
+            out << "\n   User stack of the guard:\n\n" << mdFence(r.guardUserStack);
         out << "\n";
     } else {
         out << "2. **Failed guard:** not found in the earlier compile's guard tree";
-        if (!r->expected.empty() || !r->actual.empty())
-            out << " (" << text::mdText(r->mismatch) << " expected " << mdCode(r->expected)
-                << ", actual " << mdCode(r->actual) << ")";
+        if (!r.expected.empty() || !r.actual.empty())
+            out << " (" << text::mdText(mismatch) << values(r) << ")";
         out << ".\n";
     }
     out << "3. **Source:** " << mdCode(c.coName) << " at " << loc(c.coFilename, c.coFirstLineno);
-    std::string site = callSite(c);
+    std::string site = callSite(chain);
     if (!site.empty())
         out << ", " << site;
     out << "\n\n";
-    if (c.recompileReasons.size() > 1) {
+    if (!why.others.empty()) {
         out << "It also failed against the older cache entries:\n\n";
-        for (const auto& other : c.recompileReasons)
-            if (&other != r)
-                out << "- " << mdCode(text::firstLine(other.text)) << "\n";
+        for (const Rejection& other : why.others)
+            out << "- " << mdCode(text::firstLine(other.text)) << "\n";
         out << "\n";
     }
     // The values this guard saw along the frame, up to this compile.
-    if (c.frame != kNone && !r->actual.empty()) {
-        std::vector<std::string> values;
-        std::vector<std::string> ids;
-        for (uint32_t ci : t.frames[c.frame].compiles) {
-            if (ci > c.index)
-                break;
-            const RecompileReason* p = primaryReason(t.compiles[ci]);
-            if (!p || p->mismatch != r->mismatch || p->source != r->source)
-                continue;
-            if (!p->expected.empty() && (values.empty() || values.back() != p->expected))
-                values.push_back(p->expected);
-            if (!p->actual.empty())
-                values.push_back(p->actual);
-            ids.push_back(t.compiles[ci].id.display());
-        }
-        if (values.size() > 2) {
-            std::string chain;
-            for (size_t k = 0; k < values.size(); ++k)
-                chain += (k ? " → " : "") + values[k];
-            std::string source = r->source;
-            if (r->guardNode >= 0 && r->earlierCompile != kNone
-                && t.compiles[r->earlierCompile].guards)
-                source = t.compiles[r->earlierCompile].guards->sourceOf(r->guardNode);
-            out << "Values of " << mdCode(source) << " " << text::mdText(r->mismatch)
-                << " that recompiled this frame so far: " << mdCode(chain) << "\n\n";
-        }
+    if (why.values.size() > 2) {
+        std::string values;
+        for (size_t k = 0; k < why.values.size(); ++k)
+            values += (k ? " → " : "") + why.values[k];
+        const std::string& source = r.guardFound() ? r.guardSource : r.loggedSource;
+        out << "Values of " << mdCode(source) << " " << text::mdText(mismatch)
+            << " that recompiled this frame so far: " << mdCode(values) << "\n\n";
     }
 }
 
-void graphBreakSection(std::ostringstream& out, const Trace& t, const Compile& c)
+void graphBreakSection(std::ostringstream& out, const Trace& t, const std::vector<BreakWhy>& breaks)
 {
-    out << "### Graph break" << (c.graphBreaks.size() > 1 ? "s" : "") << "\n\n";
-    for (size_t i = 0; i < c.graphBreaks.size(); ++i) {
-        const GraphBreak& gb = c.graphBreaks[i];
-        if (c.graphBreaks.size() > 1)
+    out << "### Graph break" << (breaks.size() > 1 ? "s" : "") << "\n\n";
+    for (size_t i = 0; i < breaks.size(); ++i) {
+        const BreakWhy& gb = breaks[i];
+        if (breaks.size() > 1)
             out << "#### " << i + 1 << ".\n\n";
         int step = 1;
         out << step++ << ". **Reason:** " << mdCode(text::firstLine(gb.reason));
-        if (!gb.file.empty())
-            out << " at " << loc(gb.file, gb.line) << " (" << mdCode(gb.file) << ")";
+        if (gb.userLine.known())
+            out << " at " << loc(gb.userLine.file, gb.userLine.line) << " ("
+                << mdCode(gb.userLine.file) << ")";
         out << "\n";
         if (gb.reason.find('\n') != std::string::npos)
             out << "\n" << mdFence(gb.reason) << "\n";
-        std::string_view traceback = gb.traceback;
-        if (traceback.starts_with("User code traceback:\n"))
-            traceback.remove_prefix(std::string_view("User code traceback:\n").size());
-        if (!traceback.empty())
+        if (!gb.traceback.empty())
             out << step++ << ". **User code traceback:**\n\n"
-                << mdFence(text::headLines(traceback, kMaxTracebackLines)) << "\n";
+                << mdFence(text::headLines(gb.traceback, kMaxTracebackLines)) << "\n";
         else if (!gb.userFrames.empty()) {
             std::string tb;
             for (const auto& f : gb.userFrames)
@@ -169,13 +148,13 @@ void graphBreakSection(std::ostringstream& out, const Trace& t, const Compile& c
     }
 }
 
-void failureSection(std::ostringstream& out, const Compile& c)
+void failureSection(std::ostringstream& out, const FailureWhy& f)
 {
-    const Failure& f = *c.failure;
     out << "### Failure\n\n";
-    out << "**" << mdCode(f.type.empty() ? f.rawType : f.type) << "**";
-    if (!f.file.empty())
-        out << " in user frame " << loc(f.file, f.line) << " (" << mdCode(f.file) << ")";
+    out << "**" << mdCode(f.type) << "**";
+    if (f.userFrame.known())
+        out << " in user frame " << loc(f.userFrame.file, f.userFrame.line) << " ("
+            << mdCode(f.userFrame.file) << ")";
     out << "\n\n";
     if (!f.reason.empty())
         out << mdFence(f.reason) << "\n";
@@ -190,17 +169,18 @@ std::string bugReportMarkdown(const Trace& t, uint32_t index)
     if (index >= t.compiles.size())
         return {};
     const Compile& c = t.compiles[index];
+    const WhyChain why = explainCompile(t, index);
     std::ostringstream out;
     const std::string name = compileName(t, index);
     out << "## torch.compile " << name << ": ";
-    if (c.failure)
-        out << "failed with "
-            << mdCode(c.failure->type.empty() ? c.failure->rawType : c.failure->type);
-    else if (!c.graphBreaks.empty())
+    if (why.failure)
+        out << "failed with " << mdCode(why.failure->type);
+    else if (!why.graphBreaks.empty())
         out << "graph break"
-            << (c.graphBreaks.front().file.empty()
-                       ? std::string()
-                       : " at " + loc(c.graphBreaks.front().file, c.graphBreaks.front().line));
+            << (why.graphBreaks.front().userLine.known() ? " at "
+                           + loc(why.graphBreaks.front().userLine.file,
+                               why.graphBreaks.front().userLine.line)
+                                                         : std::string());
     else if (c.isRecompile())
         out << "recompiled";
     else
@@ -210,22 +190,20 @@ std::string bugReportMarkdown(const Trace& t, uint32_t index)
         << mdCode(c.coFilename + ":" + std::to_string(c.coFirstLineno));
     if (t.files[c.file].rank)
         out << ", rank " << *t.files[c.file].rank;
-    std::string site = callSite(c);
+    std::string site = callSite(why);
     if (!site.empty())
         out << ", " << site;
     out << "\n\n";
-    if (c.frame != kNone && t.frames[c.frame].breakOrigin != kNone) {
-        uint32_t origin = t.frames[c.frame].breakOrigin;
-        out << "This frame is the code after a graph break in " << compileName(t, origin)
-            << ".\n\n";
-    }
+    if (why.resumesAfter)
+        out << "This frame is the code after a graph break in "
+            << compileName(t, why.resumesAfter->compile) << ".\n\n";
 
-    if (c.isRecompile())
-        recompileSection(out, t, c);
-    if (!c.graphBreaks.empty())
-        graphBreakSection(out, t, c);
-    if (c.failure)
-        failureSection(out, c);
+    if (c.isRecompile() && why.recompile)
+        recompileSection(out, t, c, why);
+    if (!why.graphBreaks.empty())
+        graphBreakSection(out, t, why.graphBreaks);
+    if (why.failure)
+        failureSection(out, *why.failure);
 
     out << "### Key metrics\n\n| Metric | Value |\n| --- | --- |\n";
     out << "| Compile | " << c.id.display() << " (#" << c.index << " in the trace, "

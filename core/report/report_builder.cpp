@@ -1,6 +1,8 @@
 // buildReport(): one pass over the compiles of a Trace into the plain report model (report.h).
 #include "core/report/report.h"
 
+#include "core/analysis/why_chain.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -92,31 +94,6 @@ void accumulate(Evidence& e, const Trace& t, const Compile& c)
     }
 }
 
-// "x" (as recompile reasons name locals) and "L['x']" (as guard trees do) are one source.
-std::string normalSource(const std::string& s)
-{
-    if (s.empty())
-        return s;
-    bool identifier = std::all_of(s.begin(), s.end(), [](char ch) {
-        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
-            || ch == '_';
-    });
-    return identifier ? "L['" + s + "']" : s;
-}
-
-// The reason against the newest earlier cache entry (PyTorch lists them newest first, but the
-// link is what says which entry each reason is about).
-const RecompileReason* primaryReason(const Compile& c)
-{
-    const RecompileReason* best = nullptr;
-    for (const auto& r : c.recompileReasons)
-        if (r.earlierCompile != kNone && (!best || r.earlierCompile > best->earlierCompile))
-            best = &r;
-    if (!best && !c.recompileReasons.empty())
-        best = &c.recompileReasons.front();
-    return best;
-}
-
 void buildFrames(Report& rep, const Trace& t)
 {
     for (const Frame& f : t.frames) {
@@ -151,19 +128,18 @@ void buildGraphBreaks(Report& rep, const Trace& t)
 {
     std::map<std::tuple<std::string, std::string, int64_t>, size_t> groups;
     for (const Compile& c : t.compiles) {
-        for (const GraphBreak& gb : c.graphBreaks) {
-            auto [it, added] = groups.try_emplace({ gb.reason, gb.file, gb.line }, 0);
+        for (size_t i = 0; i < c.graphBreaks.size(); ++i) {
+            const BreakWhy gb = describeBreak(c.graphBreaks[i], i);
+            auto [it, added]
+                = groups.try_emplace({ gb.reason, gb.userLine.file, gb.userLine.line }, 0);
             if (added) {
                 it->second = rep.graphBreaks.size();
                 GraphBreakGroup g;
                 g.reason = gb.reason;
-                g.file = gb.file;
-                g.line = gb.line;
+                g.file = gb.userLine.file;
+                g.line = gb.userLine.line;
                 g.function = c.coName;
                 g.traceback = gb.traceback;
-                constexpr std::string_view kHeading = "User code traceback:\n";
-                if (std::string_view(g.traceback).starts_with(kHeading))
-                    g.traceback.erase(0, kHeading.size());
                 rep.graphBreaks.push_back(std::move(g));
             }
             GraphBreakGroup& g = rep.graphBreaks[it->second];
@@ -192,22 +168,18 @@ void buildRecompiles(Report& rep, const Trace& t)
         std::string function = frame ? frame->coName : c.coName;
         std::string filename = frame ? frame->coFilename : c.coFilename;
         int64_t line = frame ? frame->coFirstLineno : c.coFirstLineno;
-        const RecompileReason* r = primaryReason(c);
+        // The primary rejection: against the newest earlier cache entry (core/analysis/why_chain).
+        const RecompileReason* reason = primaryReason(c);
+        std::optional<Rejection> r;
+        if (reason)
+            r = describeRejection(t, c, *reason);
         std::string kind, mismatch = "unknown", source, expr, where;
         if (r) {
-            mismatch = r->mismatch.empty() ? "guard" : r->mismatch;
-            source = normalSource(r->source);
-            if (r->guardNode >= 0 && r->earlierCompile != kNone
-                && t.compiles[r->earlierCompile].guards) {
-                const GuardTree& tree = *t.compiles[r->earlierCompile].guards;
-                const GuardNode& g = tree.nodes[static_cast<size_t>(r->guardNode)];
-                kind = g.kind;
-                expr = g.expr;
-                where = g.where;
-                std::string treeSource = tree.sourceOf(r->guardNode);
-                if (!treeSource.empty() && (source.empty() || normalSource(treeSource) == source))
-                    source = treeSource;
-            }
+            mismatch = r->mismatch == Mismatch::None ? "guard" : toString(r->mismatch);
+            source = r->source;
+            kind = r->guardKind;
+            expr = r->guardExpr;
+            where = r->guardWhere;
         }
         auto [it, added]
             = groups.try_emplace({ kind, mismatch, source, function, filename, line }, 0);
@@ -232,7 +204,7 @@ void buildRecompiles(Report& rep, const Trace& t)
             if (r->earlierCompile != kNone)
                 step.earlier = refOf(t, r->earlierCompile);
             step.text = r->text;
-            step.detail = r->detail.empty() ? r->text : r->detail;
+            step.detail = r->detail;
             step.expected = r->expected;
             step.actual = r->actual;
             step.otherReasons = c.recompileReasons.size() - 1;
@@ -293,16 +265,17 @@ Report buildReport(const Trace& t, const ReportOptions& options)
         accumulate(rep.total, t, c);
         accumulate(rep.files[c.file].evidence, t, c);
         if (c.failure) {
+            const FailureWhy f = describeFailure(*c.failure);
             FailureEntry fe;
             fe.compile = refOf(t, c.index);
             fe.function = c.coName;
             fe.filename = c.coFilename;
             fe.functionLine = c.coFirstLineno;
-            fe.type = c.failure->type.empty() ? c.failure->rawType : c.failure->type;
-            fe.reason = c.failure->reason;
-            fe.file = c.failure->file;
-            fe.line = c.failure->line;
-            fe.traceback = c.failure->traceback;
+            fe.type = f.type;
+            fe.reason = f.reason;
+            fe.file = f.userFrame.file;
+            fe.line = f.userFrame.line;
+            fe.traceback = f.traceback;
             rep.failures.push_back(std::move(fe));
         }
     }

@@ -4,26 +4,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
+#include "core/writer/json_fields.h"
 
 namespace dynascope {
 
+using jsonfields::orNull;
+using jsonfields::us;
 using nlohmann::ordered_json;
 
 namespace {
-int64_t us(double v)
-{
-    return static_cast<int64_t>(std::llround(v));
-}
-
-ordered_json optInt(const std::optional<int64_t>& v)
-{
-    return v ? ordered_json(*v) : ordered_json(nullptr);
-}
-
 ordered_json refJson(const CompileRef& r)
 {
-    return { { "index", r.index }, { "id", r.id }, { "rank", optInt(r.rank) },
+    return { { "index", r.index }, { "id", r.id }, { "rank", orNull(r.rank) },
         { "status", toString(r.status) }, { "recompile", r.recompile } };
 }
 
@@ -52,8 +44,7 @@ ordered_json evidenceJson(const Evidence& e)
     }
     auto rate = e.cache.hitRate();
     j["cache"] = { { "hits", e.cache.hits }, { "misses", e.cache.misses },
-        { "bypasses", e.cache.bypasses },
-        { "hit_rate", rate ? ordered_json(*rate) : ordered_json(nullptr) } };
+        { "bypasses", e.cache.bypasses }, { "hit_rate", orNull(rate) } };
     ordered_json phases = ordered_json::object();
     for (size_t i = 0; i < kPhaseGroupCount; ++i)
         phases[phaseGroupId(static_cast<PhaseGroup>(i))] = us(e.phases[i]);
@@ -81,12 +72,10 @@ std::string reportJson(const Report& rep)
         ordered_json o;
         o["index"] = f.index;
         o["path"] = f.path;
-        o["rank"] = optInt(f.rank);
+        o["rank"] = orNull(f.rank);
         o["records"] = f.records;
         o["bad_lines"] = f.badLines;
-        o["payload_hash_mismatches"] = f.payloadHashMismatches
-            ? ordered_json(*f.payloadHashMismatches)
-            : ordered_json(nullptr);
+        o["payload_hash_mismatches"] = orNull(f.payloadHashMismatches);
         o["diagnostics"] = f.diagnostics;
         o["evidence"] = evidenceJson(f.evidence);
         files.push_back(std::move(o));
@@ -98,7 +87,7 @@ std::string reportJson(const Report& rep)
         ordered_json o;
         o["frame"] = f.frame;
         o["file"] = f.file;
-        o["rank"] = optInt(f.rank);
+        o["rank"] = orNull(f.rank);
         o["function"] = f.function;
         o["filename"] = f.filename;
         o["line"] = f.line;
@@ -107,7 +96,7 @@ std::string reportJson(const Report& rep)
         else
             o["caller"] = { { "file", f.callerFile }, { "line", f.callerLine },
                 { "function", f.callerFunction }, { "code", f.callerCode } };
-        o["guard_count"] = optInt(f.guardCount);
+        o["guard_count"] = orNull(f.guardCount);
         o["evidence"] = evidenceJson(f.evidence);
         o["compiles"] = refsJson(f.compiles);
         frames.push_back(std::move(o));
@@ -145,7 +134,7 @@ std::string reportJson(const Report& rep)
         ordered_json chains = ordered_json::array();
         for (const auto& c : g.chains)
             chains.push_back(
-                { { "file", c.file }, { "rank", optInt(c.rank) }, { "values", c.values } });
+                { { "file", c.file }, { "rank", orNull(c.rank) }, { "values", c.values } });
         o["value_chains"] = std::move(chains);
         ordered_json steps = ordered_json::array();
         for (const auto& s : g.steps) {

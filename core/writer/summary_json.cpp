@@ -2,30 +2,23 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <sstream>
+
+#include "core/writer/json_fields.h"
 
 namespace dynascope {
 
+using jsonfields::orNull;
+using jsonfields::us;
 using nlohmann::ordered_json;
 
 namespace {
-ordered_json optInt(const std::optional<int64_t>& v)
-{
-    return v ? ordered_json(*v) : ordered_json(nullptr);
-}
-
-int64_t us(double v)
-{
-    return static_cast<int64_t>(std::llround(v));
-}
-
 ordered_json compileJson(const Trace& t, const Compile& c)
 {
     ordered_json j;
     j["index"] = c.index;
     j["id"] = c.id.display();
-    j["rank"] = optInt(t.files[c.file].rank);
+    j["rank"] = orNull(t.files[c.file].rank);
     j["file"] = c.file;
     j["frame"] = c.frame;
     j["attempts"] = c.attempts.size();
@@ -37,8 +30,8 @@ ordered_json compileJson(const Trace& t, const Compile& c)
     j["start_us"] = us(c.startUs);
     j["duration_us"] = us(c.durationUs());
     j["time_source"] = toString(c.timeSource);
-    j["guard_count"] = optInt(c.guardCount);
-    j["graph_op_count"] = optInt(c.graphOpCount);
+    j["guard_count"] = orNull(c.guardCount);
+    j["graph_op_count"] = orNull(c.graphOpCount);
     ordered_json breaks = ordered_json::array();
     for (const auto& gb : c.graphBreaks) {
         ordered_json b;
@@ -101,7 +94,7 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
         const TraceFile& f = t.files[i];
         ordered_json o;
         o["path"] = f.path;
-        o["rank"] = optInt(f.rank);
+        o["rank"] = orNull(f.rank);
         o["bytes"] = f.bytes;
         o["decoded_bytes"] = f.decodedBytes;
         o["compression"]

@@ -1,9 +1,20 @@
-# Runs `dynascope-cli summary --json INPUT` in WORKDIR and compares stdout with EXPECTED.
-# With the environment variable DYNASCOPE_UPDATE_GOLDEN=1, writes EXPECTED instead (review the diff before committing).
-execute_process(COMMAND ${CLI} summary --json ${INPUT} WORKING_DIRECTORY ${WORKDIR}
+# Runs `dynascope-cli ARGS` in WORKDIR and compares stdout with EXPECTED.
+#   ARGS      the command line, comma-separated, {INPUT} standing for INPUT (default:
+#             summary,--json,{INPUT})
+#   ACTUAL_DIR where a differing output is written as INPUT.actual.<EXPECTED's suffix>
+#             (default WORKDIR)
+# With the environment variable DYNASCOPE_UPDATE_GOLDEN=1, writes EXPECTED instead (review the
+# diff before committing).
+cmake_minimum_required(VERSION 3.25)
+if(NOT ARGS)
+  set(ARGS "summary,--json,{INPUT}")
+endif()
+string(REPLACE "{INPUT}" "${INPUT}" args "${ARGS}")
+string(REPLACE "," ";" args "${args}")
+execute_process(COMMAND ${CLI} ${args} WORKING_DIRECTORY ${WORKDIR}
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "dynascope-cli summary ${INPUT} exited ${rc}: ${err}")
+  message(FATAL_ERROR "dynascope-cli ${args} exited ${rc}: ${err}")
 endif()
 if("$ENV{DYNASCOPE_UPDATE_GOLDEN}" STREQUAL "1")
   file(WRITE ${EXPECTED} "${out}")
@@ -18,7 +29,11 @@ if(NOT ACTUAL_DIR)
 endif()
 file(READ ${EXPECTED} want)
 if(NOT out STREQUAL want)
-  file(WRITE ${ACTUAL_DIR}/${INPUT}.actual.json "${out}")
-  execute_process(COMMAND diff -u ${EXPECTED} ${ACTUAL_DIR}/${INPUT}.actual.json OUTPUT_VARIABLE d)
-  message(FATAL_ERROR "summary of ${INPUT} differs from ${EXPECTED}:\n${d}")
+  get_filename_component(name ${EXPECTED} NAME)
+  string(REGEX REPLACE "^[^.]*\\." "" suffix "${name}")
+  get_filename_component(base ${INPUT} NAME)
+  set(actual ${ACTUAL_DIR}/${base}.actual.${suffix})
+  file(WRITE ${actual} "${out}")
+  execute_process(COMMAND diff -u ${EXPECTED} ${actual} OUTPUT_VARIABLE d)
+  message(FATAL_ERROR "dynascope-cli ${args} differs from ${EXPECTED}:\n${d}")
 endif()

@@ -502,6 +502,41 @@ private Q_SLOTS:
         QVERIFY(bugReportMarkdown(*r.trace, 99).empty());
     }
 
+    // A value guard's reason names the earlier compile's value only; the bug report and the
+    // report take the call's from the recompile's own guards (they showed "actual ` `" and a
+    // chain missing its last value before).
+    void valueGuardsSayBothValues()
+    {
+        const std::string suite = DYNASCOPE_SOURCE_DIR "/tests/scenarios/recorded/torch-2.13.0/";
+        auto r = load({ suite + "guard_constant" });
+        if (!r.trace)
+            QSKIP("no scenario recording (tests/scenarios/recorded)");
+        std::string md = bugReportMarkdown(*r.trace, 1);
+        QVERIFY2(md.find("**Failed guard** in [0/0]: `EQUALS_MATCH` on `L['factor']`, value "
+                         "expected `2`, actual `3`")
+                != std::string::npos,
+            md.c_str());
+        QVERIFY2(md.find("actual ` `") == std::string::npos, md.c_str());
+
+        auto limit = load({ suite + "recompile_limit" });
+        QVERIFY(limit.trace);
+        const Report rep = buildReport(*limit.trace);
+        QCOMPARE(rep.recompiles.size(), size_t(1));
+        QCOMPARE(rep.recompiles[0].chains.size(), size_t(1));
+        QCOMPARE(
+            rep.recompiles[0].chains[0].values, (std::vector<std::string> { "0", "1", "2", "3" }));
+        QCOMPARE(rep.recompiles[0].steps.back().actual, std::string("3"));
+        for (uint32_t i = 0; i < limit.trace->compiles.size(); ++i) {
+            md = bugReportMarkdown(*limit.trace, i);
+            QVERIFY2(md.find("actual ` `") == std::string::npos, md.c_str());
+        }
+        // The training flag flipped: TRUE_MATCH in [0/0], FALSE_MATCH in [0/1].
+        auto flag = load({ suite + "guard_training_flag" });
+        QVERIFY(flag.trace);
+        md = bugReportMarkdown(*flag.trace, 1);
+        QVERIFY2(md.find("value expected `True`, actual `False`") != std::string::npos, md.c_str());
+    }
+
     void bugReportGraphBreak()
     {
         auto r = load({ fixture(u"graph_break.log"_qs) });

@@ -11,6 +11,7 @@
 
 #include "core/analysis/graph_break_text.h"
 #include "core/io/input_buffer.h"
+#include "core/model/row_range.h"
 
 #include <QDir>
 #include <QFile>
@@ -40,7 +41,7 @@ bool contains(const std::string& hay, const QJsonValue& needle)
 QJsonObject torchVersionArtifact(const Trace& t, uint32_t file)
 {
     const TraceFile& f = t.files[file];
-    for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
+    for (uint32_t r : recordsOf(f)) {
         if (t.kindName(r) != "artifact")
             continue;
         if (t.headerJson(r).find("\"name\": \"torch_version\"") == std::string_view::npos)

@@ -177,6 +177,34 @@ private Q_SLOTS:
         QVERIFY(cell(c03, CompileTreeModel::DurationColumn).endsWith(QStringLiteral(" ms")));
     }
 
+    // A value guard's reason names the earlier compile's value only: "factor value ≠2" (it read
+    // "factor value 2→", an arrow to nothing, before).
+    void valueGuardReasons_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("constant") << QStringLiteral("guard_constant")
+                                  << QStringLiteral("factor value ≠2");
+        QTest::newRow("requires_grad")
+            << QStringLiteral("guard_requires_grad") << QStringLiteral("x requires_grad ≠0");
+        QTest::newRow("dtype") << QStringLiteral("guard_dtype")
+                               << QStringLiteral("x dtype Float→Double");
+    }
+    void valueGuardReasons()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QString, reason);
+        const QString path = uitest::scenarioTrace(scenario);
+        SKIP_UNLESS_EXISTS(path);
+        auto trace = uitest::loadTrace(path);
+        QVERIFY(trace);
+        CompileTreeModel model;
+        model.setTrace(trace);
+        const QModelIndex frame = model.index(0, 0, model.index(0, 0));
+        QCOMPARE(model.rowCount(frame), 2);
+        QCOMPARE(cell(model.index(1, 0, frame), CompileTreeModel::ReasonColumn), reason);
+    }
+
     void formatDuration_data()
     {
         QTest::addColumn<double>("us");

@@ -2,6 +2,7 @@
 // the tree and read the inspector; filter; a superseded load; a path that cannot be read.
 #include "ui/compilebrowser.h"
 #include "ui/compileselection.h"
+#include "ui/inspector/whyview.h"
 #include "ui/inspectorview.h"
 #include "ui/mainwindow.h"
 #include "ui/models/compiletreemodel.h"
@@ -92,19 +93,22 @@ private Q_SLOTS:
         QVERIFY(selected != kNone);
         QCOMPARE(QString::fromStdString(w.trace()->compiles[selected].id.display()),
             QStringLiteral("[3/3]"));
-        const QString text = w.inspector()->toPlainText();
+        // What the user reads in the Why tab.
+        const QString text = w.inspector()->whyView()->toPlainText();
         QVERIFY2(text.startsWith(QStringLiteral("[3/3]")), qPrintable(text.left(200)));
-        // [3/3] recompiled because [3/2]'s TENSOR_MATCH size guard failed: the inspector names it.
-        QVERIFY2(text.contains(QStringLiteral("vs [3/2]: tensor 'x' size mismatch at index 0")),
+        // [3/3] recompiled because [3/2]'s TENSOR_MATCH size guard failed: the Why tab names it.
+        QVERIFY2(
+            text.contains(QStringLiteral("[3/2] rejected it: tensor 'x' size mismatch at index 0")),
             qPrintable(text.left(600)));
-        QVERIFY2(text.contains(QStringLiteral("TENSOR_MATCH: check_tensor(L['x']")),
+        QVERIFY2(text.contains(QStringLiteral("failed guard: TENSOR_MATCH on L['x'] in the guards "
+                                              "of [3/2]\ncheck_tensor(L['x']")),
             qPrintable(text.left(600)));
         QVERIFY2(text.contains(QStringLiteral("size=[128, 128]")), qPrintable(text.left(600)));
 
         // The failure of [4/0] reads as one.
         clickCompile(w, QStringLiteral("[4/0]"));
-        QVERIFY(w.inspector()->toPlainText().contains(
-            QStringLiteral("✕ Failure: BackendCompilerFailed")));
+        QVERIFY(w.inspector()->whyView()->toPlainText().contains(
+            QStringLiteral("✕ Compile failed\nBackendCompilerFailed  in backend")));
     }
 
     void realTraceClick()
@@ -116,11 +120,16 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndWait(w, { path }));
         clickCompile(w, QStringLiteral("[0/3]"));
-        const QString text = w.inspector()->toPlainText();
-        QVERIFY2(text.contains(QStringLiteral(
-                     "vs [0/2]: tensor 'x' size mismatch at index 0. expected 4, actual 5")),
+        const QString text = w.inspector()->whyView()->toPlainText();
+        QVERIFY2(
+            text.contains(QStringLiteral(
+                "[0/2] rejected it: tensor 'x' size mismatch at index 0. expected 4, actual 5")),
             qPrintable(text.left(600)));
-        QVERIFY2(text.contains(QStringLiteral("TENSOR_MATCH")), qPrintable(text.left(600)));
+        QVERIFY2(
+            text.contains(QStringLiteral("x.size(0) across the frame's compiles: 2 → 3 → 4 → 5")),
+            qPrintable(text.left(600)));
+        QVERIFY2(text.contains(QStringLiteral("failed guard: TENSOR_MATCH on L['x']")),
+            qPrintable(text.left(600)));
     }
 
     void filterAndSelectionFollow()
@@ -211,7 +220,7 @@ private Q_SLOTS:
         QVERIFY(!spy.at(0).at(0).toBool());
         QCOMPARE(w.trace(), trace);
         QCOMPARE(w.trace()->compiles.size(), size_t(9));
-        QVERIFY(w.inspector()->toPlainText().startsWith(QStringLiteral("[3/3]")));
+        QVERIFY(w.inspector()->whyView()->toPlainText().startsWith(QStringLiteral("[3/3]")));
     }
 };
 

@@ -20,6 +20,12 @@ inline QString realRank1Trace()
             "/tlparse/tests/inputs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log");
 }
 
+// A scenario of the committed recording (tests/scenarios): its trace file or folder.
+inline QString scenarioTrace(const QString& name)
+{
+    return QStringLiteral(DYNASCOPE_SOURCE_DIR "/tests/scenarios/recorded/torch-2.13.0/") + name;
+}
+
 inline std::shared_ptr<const Trace> loadTrace(const QString& path)
 {
     return load({ path.toStdString() }).trace;

@@ -1,9 +1,8 @@
 #include "ui/inspector/whyview.h"
 
-#include "core/analysis/graph_break_text.h"
+#include "core/analysis/why_chain.h"
 #include "ui/compileselection.h"
 #include "ui/models/format.h"
-#include "ui/models/inspectortext.h"
 #include "ui/models/statusstyle.h"
 
 #include <QFontDatabase>
@@ -126,24 +125,6 @@ private:
 };
 
 namespace {
-// "file.py:12 in fn" (a guard's "where") -> file, line.
-bool splitWhere(const std::string& where, std::string* file, int64_t* line)
-{
-    std::string head = where.substr(0, where.find(" in "));
-    const auto colon = head.rfind(':');
-    if (colon == std::string::npos || colon + 1 >= head.size())
-        return false;
-    int64_t n = 0;
-    for (char c : head.substr(colon + 1)) {
-        if (c < '0' || c > '9')
-            return false;
-        n = n * 10 + (c - '0');
-    }
-    *file = head.substr(0, colon);
-    *line = n;
-    return true;
-}
-
 // A Python traceback with every `File "...", line N, in fn` line a link.
 void writeTraceback(WhyWriter& w, const std::string& traceback, int indent)
 {
@@ -163,90 +144,51 @@ void writeTraceback(WhyWriter& w, const std::string& traceback, int indent)
     }
 }
 
-// A recompile's explanation, worked out before it is written: what the Why tab renders.
-struct RecompileStory {
-    const RecompileReason* primary = nullptr; // against the newest earlier cache entry
-    std::vector<const RecompileReason*> others; // the older entries' rejections
-    size_t earlierCount = 0; // earlier compiles of the frame
-    QString valueLabel; // "x.size(0)"
-    QStringList values; // "2", "3", ... in compile order, ending with this compile's
-    QString hint;
-};
-
-// "x.size(0)" for a size mismatch at index 0 of x, "x.dtype", "x"; empty when unknown.
-QString valueLabelOf(const RecompileReason& r)
+// "x.size(0)" for a size mismatch at dimension 0 of x, "x.dtype", "factor.value": what the value
+// chain is the values of.
+QString valueLabel(const Rejection& r)
 {
-    const QString full = shortRecompileReason(r);
-    const qsizetype space = full.indexOf(QLatin1Char(' '));
-    if (r.source.empty() || space <= 0)
+    QString src = qs(r.loggedSource);
+    if (src.startsWith(QLatin1String("L['")) && src.endsWith(QLatin1String("']")) && src.size() > 5)
+        src = src.mid(3, src.size() - 5);
+    if (src.isEmpty())
         return {};
-    return full.left(space)
-        + (r.mismatch == "size" || r.mismatch == "stride" ? QString()
-                                                          : QLatin1Char('.') + qs(r.mismatch));
+    QString label = src + QLatin1Char('.') + QString::fromLatin1(toString(r.mismatch));
+    if (isShapeChange(r.mismatch) && r.dim)
+        label += QStringLiteral("(%1)").arg(*r.dim);
+    return label;
 }
 
-RecompileStory recompileStory(const Trace& t, uint32_t ci)
+// What to do about it, in a sentence.
+QString fixText(const Fix& fix, Mismatch mismatch)
 {
-    RecompileStory s;
-    const Compile& c = t.compiles[ci];
-    const Frame* frame = c.frame < t.frames.size() ? &t.frames[c.frame] : nullptr;
-    if (frame) {
-        for (uint32_t other : frame->compiles)
-            s.earlierCount += other < ci ? 1 : 0;
-    }
-    for (const RecompileReason& r : c.recompileReasons) {
-        if (!s.primary)
-            s.primary = &r;
-        else
-            s.others.push_back(&r);
-    }
-    if (!s.primary)
-        return s;
-    const RecompileReason& p = *s.primary;
-    // The values the guarded source took: the first recompile's expected value, then each
-    // compile's actual one, for the frame's recompiles whose primary reason is the same guard.
-    if (frame && !p.source.empty() && (!p.expected.empty() || !p.actual.empty())) {
-        s.valueLabel = valueLabelOf(p);
-        const QString key = s.valueLabel;
-        for (uint32_t other : frame->compiles) {
-            if (other > ci)
-                break;
-            const Compile& o = t.compiles[other];
-            if (o.recompileReasons.empty())
-                continue;
-            const RecompileReason& r = o.recompileReasons.front();
-            if (r.mismatch != p.mismatch || valueLabelOf(r) != key)
-                continue;
-            if (s.values.isEmpty())
-                s.values << qs(r.expected);
-            s.values << qs(r.actual);
-        }
-    }
-    if (p.mismatch == "size" || p.mismatch == "stride") {
-        // "x.size(0)" -> mark_dynamic(x, 0)
-        const QString label = valueLabelOf(p);
-        const QString var = label.section(QLatin1Char('.'), 0, 0);
-        const QString dim = label.section(QLatin1Char('('), 1).section(QLatin1Char(')'), 0, 0);
-        s.hint = var.isEmpty() || dim.isEmpty()
+    switch (fix.kind) {
+    case FixKind::MarkDynamic:
+        return fix.code.empty()
             ? QObject::tr("Sizes change between calls: marking the dimension dynamic "
                           "(torch._dynamo.mark_dynamic) or compiling with dynamic=True avoids one "
                           "compile per size.")
-            : QObject::tr("Sizes change between calls: torch._dynamo.mark_dynamic(%1, %2) before "
-                          "the call, or compiling with dynamic=True, avoids one compile per size.")
-                  .arg(var, dim);
-    } else if (p.mismatch == "id")
-        s.hint
-            = QObject::tr("An object the function reads (a global, a closure, a module) is a new "
-                          "object on each call: keep one object, or pass it as an argument.");
-    else if (p.mismatch == "dtype" || p.mismatch == "device" || p.mismatch == "requires_grad")
-        s.hint = QObject::tr("The input's %1 differs between calls: each %1 gets its own compile.")
-                     .arg(qs(p.mismatch));
-    return s;
+            : QObject::tr("Sizes change between calls: %1 before the call, or compiling with "
+                          "dynamic=True, avoids one compile per size.")
+                  .arg(qs(fix.code));
+    case FixKind::StableObject:
+        return QObject::tr("An object the function reads (a global, a closure, a module) is a new "
+                           "object on each call: keep one object, or pass it as an argument.");
+    case FixKind::OneCompilePerValue:
+        return QObject::tr("The input's %1 differs between calls: each %1 gets its own compile.")
+            .arg(QString::fromLatin1(toString(mismatch)));
+    case FixKind::None:
+        break;
+    }
+    return {};
 }
 
 // "2 → 3 → 4 → … → 15 → 16": the first three and the last two values of a long chain.
-QString valueChainText(const QStringList& values)
+QString valueChainText(const std::vector<std::string>& chain)
 {
+    QStringList values;
+    for (const std::string& v : chain)
+        values << qs(v);
     const QString arrow = QStringLiteral(" → ");
     if (values.size() <= 8)
         return values.join(arrow);
@@ -290,73 +232,70 @@ void writeBreakDetails(
 } // namespace
 
 // One rejection: "[0/13] rejected it: <reason>", the guard that failed and where it was made.
-void WhyView::writeRejection(WhyWriter& w, const Trace& t, const RecompileReason& r, int indent)
+void WhyView::writeRejection(WhyWriter& w, const Rejection& r, int indent)
 {
     w.paragraph(6, indent);
     w.text(QStringLiteral("• "));
-    if (r.earlierCompile < t.compiles.size())
+    if (r.earlierCompile != kNone)
         w.compileLink(r.earlierCompile);
     else if (!r.earlierKey.empty())
         w.mono(QLatin1Char('[') + qs(r.earlierKey) + QStringLiteral("] "));
-    w.text(r.earlierCompile < t.compiles.size() || !r.earlierKey.empty() ? tr(" rejected it: ")
-                                                                         : QString());
-    w.bold(qs(r.detail.empty() ? r.text : r.detail).trimmed());
+    w.text(r.earlierCompile != kNone || !r.earlierKey.empty() ? tr(" rejected it: ") : QString());
+    w.bold(qs(r.detail).trimmed());
     if ((!r.expected.empty() || !r.actual.empty())
         && r.detail.find("expected") == std::string::npos) {
         w.paragraph(2, indent + 1);
-        w.text(tr("expected "));
-        w.mono(qs(r.expected));
-        w.text(tr(", actual "));
-        w.mono(qs(r.actual));
-        if (!r.mismatch.empty())
-            w.dim(QStringLiteral("  (") + qs(r.mismatch) + QStringLiteral(" mismatch)"));
+        if (!r.expected.empty()) {
+            w.text(tr("expected "));
+            w.mono(qs(r.expected));
+        }
+        if (!r.actual.empty()) {
+            w.text(r.expected.empty() ? tr("actual ") : tr(", actual "));
+            w.mono(qs(r.actual));
+        }
+        if (r.mismatch != Mismatch::None)
+            w.dim(QStringLiteral("  (") + QString::fromLatin1(toString(r.mismatch))
+                + QStringLiteral(" mismatch)"));
     }
-    const GuardTree* tree = r.earlierCompile < t.compiles.size()
-        ? t.compiles[r.earlierCompile].guards.get()
-        : nullptr;
-    if (tree && r.guardNode >= 0 && static_cast<size_t>(r.guardNode) < tree->nodes.size()) {
-        const GuardNode& g = tree->nodes[static_cast<size_t>(r.guardNode)];
+    if (r.guardFound()) {
         w.paragraph(2, indent + 1);
         w.text(tr("failed guard: "));
-        const std::string src = tree->sourceOf(r.guardNode);
-        w.link(qs(g.kind) + (src.empty() ? QString() : tr(" on ") + qs(src)),
+        w.link(
+            qs(r.guardKind) + (r.guardSource.empty() ? QString() : tr(" on ") + qs(r.guardSource)),
             QStringLiteral("guard:%1:%2").arg(r.earlierCompile).arg(r.guardNode), true);
         w.text(tr(" in the guards of "));
         w.compileLink(r.earlierCompile);
         w.paragraph(0, indent + 2);
-        w.mono(qs(g.expr));
-        std::string wf;
-        int64_t wl = 0;
-        if (!g.where.empty()) {
+        w.mono(qs(r.guardExpr));
+        if (!r.guardWhere.empty()) {
             w.paragraph(2, indent + 1);
             w.text(tr("guard made at "));
-            if (splitWhere(g.where, &wf, &wl))
-                w.sourceLink(wf, wl, qs(g.where));
+            if (r.guardMadeAt.known())
+                w.sourceLink(r.guardMadeAt.file, r.guardMadeAt.line, qs(r.guardWhere));
             else
-                w.mono(qs(g.where));
+                w.mono(qs(r.guardWhere));
         }
-        if (!g.userStack.empty()) {
+        if (!r.guardUserStack.empty()) {
             w.paragraph(2, indent + 1);
             w.text(tr("user stack: "));
-            w.mono(qs(g.userStack));
+            w.mono(qs(r.guardUserStack));
         }
-    } else if (r.earlierCompile < t.compiles.size()) {
+    } else if (r.earlierCompile != kNone) {
         w.paragraph(2, indent + 1);
-        w.dim(r.source.empty()
+        w.dim(r.loggedSource.empty()
                 ? tr("(the guard that failed was not found in the earlier compile's guards)")
                 : tr("guarded source %1 (its guard was not found in the earlier compile's guards)")
-                      .arg(qs(r.source)));
+                      .arg(qs(r.loggedSource)));
     }
-    if (!r.userStack.empty()) {
+    if (r.userLine.known()) {
         w.paragraph(2, indent + 1);
         w.text(tr("user code that made the guard: "));
-        const StackFrame& f = r.userStack.back();
-        w.sourceLink(f.file, f.line);
-        if (!f.name.empty())
-            w.text(tr(" in ") + qs(f.name));
-        if (!f.loc.empty()) {
+        w.sourceLink(r.userLine.file, r.userLine.line);
+        if (!r.userLine.function.empty())
+            w.text(tr(" in ") + qs(r.userLine.function));
+        if (!r.userLine.code.empty()) {
             w.text(QStringLiteral("   "));
-            w.mono(qs(f.loc));
+            w.mono(qs(r.userLine.code));
         }
     }
 }
@@ -455,7 +394,6 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     }
     const Trace& t = *m_trace;
     const Compile& c = t.compiles[ci];
-    const Frame* frame = c.frame < t.frames.size() ? &t.frames[c.frame] : nullptr;
     WhyWriter w(*this, document());
     const StatusStyle st = statusStyle(c.status);
 
@@ -476,26 +414,22 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     if (c.timeSource != TimeSource::None)
         w.dim(QStringLiteral(" · ") + formatDuration(c.durationUs()));
 
+    const WhyChain why = explainCompile(t, ci);
     bool said = false;
 
     // Resume frame: where it comes from.
-    if (frame && frame->breakOrigin < t.compiles.size()) {
-        const Compile& origin = t.compiles[frame->breakOrigin];
-        const GraphBreak* gb = nullptr;
-        for (const GraphBreak& g : origin.graphBreaks) {
-            if (g.resumeFrame == c.frame)
-                gb = &g;
-        }
+    if (why.resumesAfter) {
+        const ResumeOrigin& o = *why.resumesAfter;
         w.heading(tr("Resumes after a graph break"));
         w.text(qs(c.id.display()) + tr(" resumes after the graph break in "));
-        w.compileLink(frame->breakOrigin);
-        if (gb && !gb->file.empty()) {
+        w.compileLink(o.compile);
+        if (o.breakLine.known()) {
             w.text(tr(" at "));
-            w.sourceLink(gb->file, gb->line);
+            w.sourceLink(o.breakLine.file, o.breakLine.line);
         }
-        if (gb && !gb->reason.empty()) {
+        if (!o.reason.empty()) {
             w.text(QStringLiteral(": "));
-            w.text(firstLine(gb->reason));
+            w.text(firstLine(o.reason));
         }
         w.text(QStringLiteral("."));
         said = true;
@@ -504,69 +438,69 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     // Recompile: the primary reason with the guard that failed, the values that changed across
     // the frame's compiles and what to do about it; then the other cache entries' rejections,
     // folded (a frame recompiled 14 times would otherwise list 14 near-identical paragraphs).
-    if (c.isRecompile() || !c.recompileReasons.empty()) {
-        const RecompileStory story = recompileStory(t, ci);
+    if (why.recompile) {
+        const RecompileWhy& r = *why.recompile;
         w.heading(tr("↻ Why it recompiled"));
         // Lead with what changed and what to do; then the guard that failed, then the rest.
-        if (story.primary) {
-            w.text(story.earlierCount > 1
+        if (r.primary) {
+            w.text(r.earlierCompiles > 1
                     ? tr("The call matched none of the frame's %1 earlier compiles (a guard of "
                          "each failed), so Dynamo compiled again.")
-                          .arg(story.earlierCount)
+                          .arg(r.earlierCompiles)
                     : tr("A guard of the frame's earlier compile failed, so Dynamo compiled "
                          "again."));
-        } else if (!c.recompileReasonMetric.empty()) {
+        } else if (!r.metricReason.empty()) {
             w.paragraph(4, 1);
-            w.bold(qs(c.recompileReasonMetric).trimmed());
+            w.bold(qs(r.metricReason).trimmed());
         } else {
             w.paragraph(4, 1);
             w.text(tr("This is a recompile of the frame, but the trace logged no reason "
                       "(PyTorch before 2.5 does not log recompile_reasons)."));
         }
-        if (story.values.size() >= 2) {
+        if (r.primary && r.values.size() >= 2) {
             w.paragraph(8, 1);
-            w.bold(story.valueLabel);
+            w.bold(valueLabel(*r.primary));
             w.text(tr(" across the frame's compiles: "));
-            w.mono(valueChainText(story.values));
+            w.mono(valueChainText(r.values));
         }
-        if (!story.hint.isEmpty()) {
+        const QString fix = r.primary ? fixText(r.fix, r.primary->mismatch) : QString();
+        if (!fix.isEmpty()) {
             w.paragraph(6, 1);
             w.bold(tr("Hint: "));
-            w.text(story.hint);
+            w.text(fix);
         }
-        if (story.primary) {
+        if (r.primary) {
             w.paragraph(8, 1);
-            w.text(story.others.empty() ? tr("The guard that failed:")
-                                        : tr("The newest cache entry's guard that failed:"));
-            writeRejection(w, t, *story.primary, 1);
+            w.text(r.others.empty() ? tr("The guard that failed:")
+                                    : tr("The newest cache entry's guard that failed:"));
+            writeRejection(w, *r.primary, 1);
         }
-        if (!story.others.empty()) {
+        if (!r.others.empty()) {
             w.paragraph(8, 1);
             const QString what
-                = plural(story.others.size(), tr("other rejection"), tr("other rejections"));
+                = plural(r.others.size(), tr("other rejection"), tr("other rejections"));
             w.link((m_showAllRejections ? QStringLiteral("▾ ") : QStringLiteral("▸ "))
                     + (m_showAllRejections ? tr("Hide the %1").arg(what)
                                            : tr("Show the %1").arg(what)),
                 QStringLiteral("toggle:rejections"));
             w.dim(tr("  (the older cache entries the call was checked against)"));
             if (m_showAllRejections) {
-                for (const RecompileReason* r : story.others)
-                    writeRejection(w, t, *r, 2);
+                for (const Rejection& other : r.others)
+                    writeRejection(w, other, 2);
             }
         }
         said = true;
     }
 
     // Graph breaks: reason, user traceback, resume frame.
-    int gbNo = 0;
-    for (const GraphBreak& g : c.graphBreaks) {
-        w.heading(c.graphBreaks.size() > 1
-                ? tr("⚡ Graph break %1 of %2").arg(++gbNo).arg(c.graphBreaks.size())
+    for (const BreakWhy& g : why.graphBreaks) {
+        w.heading(why.graphBreaks.size() > 1
+                ? tr("⚡ Graph break %1 of %2").arg(g.index + 1).arg(why.graphBreaks.size())
                 : tr("⚡ Graph break"));
         w.text(qs(c.id.display()) + tr(" broke the graph"));
-        if (!g.file.empty()) {
+        if (g.userLine.known()) {
             w.text(tr(" at "));
-            w.sourceLink(g.file, g.line);
+            w.sourceLink(g.userLine.file, g.userLine.line);
         }
         QString reason = qs(g.reason).trimmed();
         if (reason.startsWith(QLatin1String("Graph Break Reason: ")))
@@ -620,10 +554,10 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
         }
         said = true;
     }
-    if (c.graphBreaks.empty() && !c.restartReasons.empty()) {
+    if (!why.restartReasons.empty()) {
         w.heading(tr("⚡ Restarted analysis"));
         w.text(tr("Dynamo restarted the analysis of this frame:"));
-        for (const std::string& r : c.restartReasons) {
+        for (const std::string& r : why.restartReasons) {
             w.paragraph(2, 1);
             w.text(QStringLiteral("• ") + qs(r));
         }
@@ -631,17 +565,17 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     }
 
     // Failure: type, reason, user frame, traceback.
-    if (c.failure) {
-        const Failure& f = *c.failure;
+    if (why.failure) {
+        const FailureWhy& f = *why.failure;
         w.heading(f.frameSkipped   ? tr("✕ Frame skipped (runs in eager)")
                 : f.recompileLimit ? tr("✕ Recompile limit reached")
                                    : tr("✕ Compile failed"));
         w.bold(qs(f.type));
         if (!f.layer.empty())
             w.dim(tr("  in ") + qs(f.layer));
-        if (!f.file.empty()) {
+        if (f.userFrame.known()) {
             w.text(tr(" at user frame "));
-            w.sourceLink(f.file, f.line);
+            w.sourceLink(f.userFrame.file, f.userFrame.line);
         }
         if (f.frameSkipped) {
             w.paragraph(4, 1);
@@ -702,7 +636,7 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     // Nothing went wrong: say so plainly, and name the frame's later compiles.
     if (!said) {
         w.heading(st.glyph + QLatin1Char(' ') + tr("No surprises"));
-        const bool only = !frame || frame->compiles.size() <= 1;
+        const bool only = why.frameCompiles.size() <= 1;
         if (c.status == CompileStatus::Missing)
             w.text(tr("The compile did not finish: no compilation_metrics were logged (the "
                       "process died mid-compile or the log is cut)."));
@@ -715,9 +649,9 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
                 w.paragraph(4);
             w.text(tr("First compile of this frame, no recompile of its own; the frame was "
                       "recompiled later (%1): ")
-                       .arg(plural(frame->compiles.size() - 1, tr("time"), tr("times"))));
+                       .arg(plural(why.frameCompiles.size() - 1, tr("time"), tr("times"))));
             bool firstLink = true;
-            for (uint32_t other : frame->compiles) {
+            for (uint32_t other : why.frameCompiles) {
                 if (other == ci)
                     continue;
                 if (!firstLink)
@@ -730,16 +664,15 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     }
 
     // Call site: the stack that led here.
-    if (c.stack.size() > 1) {
+    if (!why.callers.empty()) {
         w.heading(tr("Called from"));
-        for (size_t i = c.stack.size() - 1; i-- > 0;) {
-            const StackFrame& f = c.stack[i];
+        for (const SourceLine& f : why.callers) {
             w.paragraph(0, 1);
             w.sourceLink(f.file, f.line);
-            w.text(tr(" in ") + qs(f.name));
-            if (!f.loc.empty()) {
+            w.text(tr(" in ") + qs(f.function));
+            if (!f.code.empty()) {
                 w.text(QStringLiteral("   "));
-                w.mono(qs(f.loc));
+                w.mono(qs(f.code));
             }
         }
     }

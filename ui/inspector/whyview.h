@@ -8,6 +8,7 @@
 // (openLinks off): nothing is ever opened outside the application.
 #pragma once
 
+#include "core/analysis/why_chain.h"
 #include "core/model/trace.h"
 
 #include <QTextBrowser>
@@ -45,7 +46,7 @@ Q_SIGNALS:
 
 private:
     void showCompile(uint32_t compile, bool keepFolding);
-    void writeRejection(class WhyWriter& w, const Trace& t, const RecompileReason& r, int indent);
+    void writeRejection(class WhyWriter& w, const Rejection& r, int indent);
 
     CompileSelection* m_selection;
     bool m_showAllRejections = false;

@@ -1,5 +1,6 @@
 #include "ui/models/format.h"
 
+#include "core/analysis/why_chain.h"
 #include "core/model/trace.h"
 
 #include <QDateTime>
@@ -213,7 +214,18 @@ QString shortRecompileReason(const RecompileReason& r)
     const QString src = shortSource(r.source);
     const QString detail = qs(r.detail.empty() ? r.text : r.detail);
     const bool values = !r.expected.empty() || !r.actual.empty();
-    const QString change = values ? qs(r.expected) + QStringLiteral("→") + qs(r.actual) : QString();
+    // "requires_grad=0" -> "0": the kind is said before the values.
+    auto value = [&](const std::string& v) {
+        const QString s = qs(v), prefix = qs(r.mismatch) + QLatin1Char('=');
+        return s.startsWith(prefix) ? s.mid(prefix.size()) : s;
+    };
+    // A value guard's reason names only the value the earlier compile was made for: "≠2".
+    QString change;
+    if (values && r.actual.empty())
+        change = QStringLiteral("≠") + value(r.expected);
+    else if (values)
+        change = (r.expected.empty() ? QString() : value(r.expected)) + QStringLiteral("→")
+            + value(r.actual);
     if ((r.mismatch == "size" || r.mismatch == "stride") && !src.isEmpty()) {
         // "tensor 'x' size mismatch at index 0. expected 4, actual 5" -> "x.size(0) 4→5"
         QString index;
@@ -247,7 +259,7 @@ QString shortRecompileReason(const RecompileReason& r)
 QString shortReason(const Compile& c)
 {
     if (!c.recompileReasons.empty()) {
-        QString s = shortRecompileReason(c.recompileReasons.front());
+        QString s = shortRecompileReason(*primaryReason(c));
         if (c.recompileReasons.size() > 1)
             s += QStringLiteral("  (+%1)").arg(c.recompileReasons.size() - 1);
         return s;

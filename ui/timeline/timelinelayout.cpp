@@ -1,5 +1,6 @@
 #include "ui/timeline/timelinelayout.h"
 
+#include "core/analysis/why_chain.h"
 #include "ui/models/format.h"
 
 #include <algorithm>
@@ -207,8 +208,8 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
         if (!timed(c))
             continue;
         if (c.isRecompile()) {
-            QString why = c.recompileReasons.empty() ? firstLine(c.recompileReasonMetric)
-                                                     : firstLine(c.recompileReasons.front().text);
+            const RecompileReason* primary = primaryReason(c);
+            QString why = primary ? firstLine(primary->text) : firstLine(c.recompileReasonMetric);
             m_markers.push_back({ c.startUs, MarkerKind::Recompile, c.index, why });
         }
         if (!c.graphBreaks.empty())

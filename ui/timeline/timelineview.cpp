@@ -3,6 +3,7 @@
 // timelineinput.cpp.
 #include "ui/timeline/timelineview.h"
 
+#include "core/analysis/why_chain.h"
 #include "ui/compileselection.h"
 #include "ui/models/format.h"
 #include "ui/models/statusstyle.h"
@@ -625,7 +626,7 @@ QString TimelineView::toolTipText(const Hit& hit)
         why = QStringLiteral("✕ ") + qs(c.failure->type) + QStringLiteral(": ")
             + firstLine(c.failure->reason);
     else if (!c.recompileReasons.empty())
-        why = QStringLiteral("↻ ") + firstLine(c.recompileReasons.front().text);
+        why = QStringLiteral("↻ ") + firstLine(primaryReason(c)->text);
     else if (!c.graphBreaks.empty())
         why = QStringLiteral("⚡ ") + firstLine(c.graphBreaks.front().reason);
     if (!why.isEmpty())
