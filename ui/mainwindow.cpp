@@ -10,8 +10,8 @@
 #include "ui/mainactions.h"
 #include "ui/models/format.h"
 #include "ui/probe/probedock.h"
-#include "ui/record/recordingui.h"
 #include "ui/recentfiles.h"
+#include "ui/record/recordingui.h"
 #include "ui/stacktrie/stacktriedock.h"
 #include "ui/startpage.h"
 #include "ui/timeline/timelinenavigation.h"
@@ -132,7 +132,8 @@ void MainWindow::createDocks()
     m_probe = new ProbeDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_probe);
     m_actions->addDockToggle(m_probe);
-    connect(m_probe, &ProbeDock::openRunRequested, this, [this](const QString& f) { openPaths({ f }); });
+    connect(m_probe, &ProbeDock::openRunRequested, this,
+        [this](const QString& f) { openPaths({ f }); });
     connect(m_probe, &ProbeDock::failed, this, [this](const QString& error) {
         statusBar()->showMessage(tr("Could not read the probe: %1").arg(error), 15000);
     });

@@ -96,7 +96,8 @@ StartPage::StartPage(QWidget* parent)
     auto* boxLayout = new QVBoxLayout(box);
     auto* code
         = plainLabel(QStringLiteral("TORCH_TRACE=/tmp/tt python train.py\ndynascope /tmp/tt\n\n"
-                                 "dynascope --record -- python train.py"), box);
+                                    "dynascope --record -- python train.py"),
+            box);
     code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     code->setTextInteractionFlags(Qt::TextSelectableByMouse);
     code->setWordWrap(false);

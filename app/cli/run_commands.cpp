@@ -206,8 +206,8 @@ void reportRecording(const std::string& folder, const run::RunRecord& record)
         return;
     }
     std::cerr << runSummaryText(*loaded.trace);
-    say("open it: dynascope " + run::joinCommandLine({ folder })
-        + "   (or: dynascope-cli report " + run::joinCommandLine({ folder }) + ")");
+    say("open it: dynascope " + run::joinCommandLine({ folder }) + "   (or: dynascope-cli report "
+        + run::joinCommandLine({ folder }) + ")");
 }
 
 // Where the probe's Python helper is: $DYNASCOPE_PYTHON_DIR, the installed share/dynascope/python
@@ -257,10 +257,9 @@ std::vector<std::string> splitList(const std::string& s)
 std::string configJson(const ProbeConfig& c, bool check, int64_t steps)
 {
     // Names are plain identifiers (probeConfigs checks them): no escaping needed.
-    return "{\"name\": \"" + c.name + "\", \"backend\": \"" + c.backend
-        + "\", \"dynamic\": " + (c.dynamic ? "true" : "false")
-        + ", \"check\": " + (check ? "true" : "false") + ", \"steps\": " + std::to_string(steps)
-        + "}";
+    return "{\"name\": \"" + c.name + "\", \"backend\": \"" + c.backend + "\", \"dynamic\": "
+        + (c.dynamic ? "true" : "false") + ", \"check\": " + (check ? "true" : "false")
+        + ", \"steps\": " + std::to_string(steps) + "}";
 }
 
 bool writeFile(const fs::path& path, const std::string& data)
@@ -356,8 +355,8 @@ int probe(const std::vector<std::string>& args)
                 end = 0;
             }
             if (end == 0 || end != value.size() || steps < 1 || steps > 100000)
-                return usageError("--steps needs a number of calls from 1 to 100000, not '"
-                    + value + "'");
+                return usageError(
+                    "--steps needs a number of calls from 1 to 100000, not '" + value + "'");
         }
     }
     if (!reportDir.empty()) {
@@ -405,8 +404,8 @@ int probe(const std::vector<std::string>& args)
     const size_t n = configs->size();
     for (size_t k = 0; k < n; ++k) {
         const ProbeConfig& c = (*configs)[k];
-        const std::string tag = "probe [" + std::to_string(k + 1) + "/" + std::to_string(n)
-            + "] " + c.label();
+        const std::string tag
+            = "probe [" + std::to_string(k + 1) + "/" + std::to_string(n) + "] " + c.label();
         const std::string runDir = (fs::path(folder) / c.name).string();
         if (!run::prepareRunFolder(runDir, &error)) {
             say(error);

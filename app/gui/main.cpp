@@ -93,14 +93,16 @@ int main(int argc, char* argv[])
         QStringLiteral("With --record: the trace folder, new or empty (default "
                        "./dynascope-runs/DATE-TIME)."),
         QStringLiteral("DIR"));
-    parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt });
+    parser.addOptions(
+        { shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt });
     parser.process(app);
     if (parser.isSet(recordOpt) && (parser.isSet(shotOpt) || parser.isSet(exampleOpt))) {
         printError(QStringLiteral("--record does not go with --screenshot or --example"));
         return 1;
     }
     if (parser.isSet(recordOpt) && parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("--record needs a command: dynascope --record -- python train.py"));
+        printError(
+            QStringLiteral("--record needs a command: dynascope --record -- python train.py"));
         return 1;
     }
     if (parser.isSet(recordDirOpt) && !parser.isSet(recordOpt)) {

@@ -70,12 +70,12 @@ std::vector<CallablePayoff> compilePayoff(
         double compilingUs = 0;
         for (const ProbeCompilingCall& call : c.compilingCalls)
             compilingUs += call.us;
-        p.overheadUs = std::max(
-            0.0, compilingUs - static_cast<double>(c.compilingCalls.size()) * steady);
+        p.overheadUs
+            = std::max(0.0, compilingUs - static_cast<double>(c.compilingCalls.size()) * steady);
         const std::string head;
         if (!p.compiledUs) {
-            p.text = head + "no steady-state call was measured (it ran "
-                + callsText(c.calls) + "), so compiling cannot be weighed against its gain";
+            p.text = head + "no steady-state call was measured (it ran " + callsText(c.calls)
+                + "), so compiling cannot be weighed against its gain";
         } else if (!p.eagerUs) {
             p.text = head + "compiled " + text::duration(*p.compiledUs)
                 + " per call; no eager time to compare with (the probe's eager run, or --check)";
@@ -85,9 +85,8 @@ std::vector<CallablePayoff> compilePayoff(
                 + text::duration(*p.eagerUs) + " eager";
             if (*p.gainUs <= 0) {
                 p.verdict = PayoffVerdict::Never;
-                p.text = head + "a compiled call is not faster (" + perCall
-                    + "): compiling (" + text::duration(p.overheadUs)
-                    + ") never pays for itself";
+                p.text = head + "a compiled call is not faster (" + perCall + "): compiling ("
+                    + text::duration(p.overheadUs) + ") never pays for itself";
             } else {
                 const double n = std::ceil(p.overheadUs / *p.gainUs);
                 p.breakEvenCalls = n < 1 ? 1 : n > 1e18 ? uint64_t(1e18) : uint64_t(n);
@@ -96,8 +95,8 @@ std::vector<CallablePayoff> compilePayoff(
                 if (*p.breakEvenCalls <= c.calls) {
                     p.verdict = PayoffVerdict::PaidOff;
                     p.text = head + cost + "so it paid for itself after "
-                        + callsText(*p.breakEvenCalls) + " (the program made "
-                        + thousands(c.calls) + ")";
+                        + callsText(*p.breakEvenCalls) + " (the program made " + thousands(c.calls)
+                        + ")";
                 } else {
                     p.verdict = PayoffVerdict::NotYet;
                     p.text = head + cost + "so it pays for itself after "

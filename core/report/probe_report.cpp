@@ -242,8 +242,9 @@ EvidenceRow buildRow(const ProbeRunData& run, const ProbeRecording* eagerRecordi
                         + " output(s) of " + c.label() + " could not be compared");
             }
             if (!c.droppedOptions.empty())
-                row.notes.push_back(c.label() + ": mode=/options= are Inductor's and were left out "
-                                                "with backend "
+                row.notes.push_back(c.label()
+                    + ": mode=/options= are Inductor's and were left out "
+                      "with backend "
                     + c.backend);
             row.callables.push_back(std::move(cr));
         }
@@ -385,7 +386,7 @@ LadderVerdict ladderVerdict(const ProbeReport& r)
             d.w("; ").add(failureDetail(row));
         else
             d.w("; first mismatch with eager in call "
-                + std::to_string(row.mismatchCall.value_or(0) + 1) + " of ")
+                 + std::to_string(row.mismatchCall.value_or(0) + 1) + " of ")
                 .c(row.mismatchCallable)
                 .w(": ")
                 .c(shortText(row.mismatchMessage));

@@ -50,8 +50,8 @@ std::string checkText(const ProbeCallable& c)
     if (!c.check)
         return "—";
     const ProbeCheck& k = *c.check;
-    std::string s = std::to_string(k.checked - k.mismatches) + "/" + std::to_string(k.checked)
-        + " match";
+    std::string s
+        = std::to_string(k.checked - k.mismatches) + "/" + std::to_string(k.checked) + " match";
     if (k.mismatches)
         s += ", " + std::to_string(k.mismatches) + " differ";
     if (k.errors)
@@ -155,8 +155,8 @@ std::string probeReportMarkdown(const ProbeReport& r)
             peak = "CUDA allocator peak where the run used CUDA, else peak RSS";
     md << "\nFirst call: the first call of each compiled callable (compiling included), summed. "
           "Steady state: the median of calls 2 to "
-       << (r.steps + 1)
-       << " of each that did not compile again, summed. Peak MiB: " << peak << ". Outputs "
+       << (r.steps + 1) << " of each that did not compile again, summed. Peak MiB: " << peak
+       << ". Outputs "
        << (r.check ? "compared with eager (--check)" : "not compared with eager (add --check)")
        << ".\n";
 
@@ -180,32 +180,35 @@ std::string probeReportMarkdown(const ProbeReport& r)
             md << "Not run.\n";
             continue;
         }
-        md << "- The program " << row.exitText << " after "
-           << text::duration(row.seconds * 1e6) << ".\n";
+        md << "- The program " << row.exitText << " after " << text::duration(row.seconds * 1e6)
+           << ".\n";
         if (row.traceFiles.empty())
             md << "- No trace.\n";
         for (const auto& f : row.traceFiles)
             md << "- Trace: " << text::mdCode(relative(f, r.folder)) << "\n";
-        md << "- " << counted(row.compiles, "compile") << ", " << counted(row.recompiles, "recompile")
-           << ", " << counted(row.graphBreaks, "graph break") << ", "
-           << counted(row.failures, "failure") << ".\n";
+        md << "- " << counted(row.compiles, "compile") << ", "
+           << counted(row.recompiles, "recompile") << ", "
+           << counted(row.graphBreaks, "graph break") << ", " << counted(row.failures, "failure")
+           << ".\n";
         if (row.failingCompile != kNone) {
             md << "- First failing compile " << text::mdCode(row.failingId) << " in "
                << text::mdCode(row.failingFunction);
             if (!row.failingFile.empty())
-                md << " (" << text::mdCode(std::string(text::baseName(row.failingFile)) + ":"
-                                  + std::to_string(row.failingLine))
+                md << " ("
+                   << text::mdCode(std::string(text::baseName(row.failingFile)) + ":"
+                          + std::to_string(row.failingLine))
                    << ")";
             if (!row.failingLayer.empty())
                 md << ", layer " << text::mdCode(row.failingLayer);
-            md << ":\n\n" << text::mdFence(text::headLines(
-                row.failingType + ": " + row.failingReason, 12));
+            md << ":\n\n"
+               << text::mdFence(text::headLines(row.failingType + ": " + row.failingReason, 12));
         }
         if (!row.errorType.empty())
-            md << "- " << (row.errorCallable.empty() ? std::string("The program ended with ")
-                                                     : "Call " + std::to_string(
-                                                           row.errorCall.value_or(0) + 1)
-                                   + " of " + text::mdCode(row.errorCallable) + " raised ")
+            md << "- "
+               << (row.errorCallable.empty()
+                          ? std::string("The program ended with ")
+                          : "Call " + std::to_string(row.errorCall.value_or(0) + 1) + " of "
+                              + text::mdCode(row.errorCallable) + " raised ")
                << text::mdCode(row.errorType) << ":\n\n"
                << text::mdFence(text::headLines(row.errorMessage, 12));
         if (!row.mismatchMessage.empty())
@@ -220,10 +223,10 @@ std::string probeReportMarkdown(const ProbeReport& r)
             md << "| --- | --- | ---: | ---: | ---: | ---: | --- |\n";
             for (const auto& cr : row.callables) {
                 const ProbeCallable& c = cr.callable;
-                md << "| " << text::mdCode(c.label(), true) << " | " << text::mdCode(c.backend, true)
-                   << " | " << c.calls << " | " << dur(c.firstCallUs) << " | "
-                   << dur(c.steadyMedianUs()) << " | " << dur(c.eagerMedianUs()) << " | "
-                   << checkText(c) << " |\n";
+                md << "| " << text::mdCode(c.label(), true) << " | "
+                   << text::mdCode(c.backend, true) << " | " << c.calls << " | "
+                   << dur(c.firstCallUs) << " | " << dur(c.steadyMedianUs()) << " | "
+                   << dur(c.eagerMedianUs()) << " | " << checkText(c) << " |\n";
             }
         }
     }

@@ -47,8 +47,8 @@ std::string runSummaryText(const Trace& trace, size_t maxItems)
     if (e.totalCompileUs > 0)
         out << "; " << text::duration(e.totalCompileUs) << " compiling";
     if (e.firstCompile)
-        out << " (first compile " << e.firstCompile->id << ": "
-            << text::duration(e.firstCompileUs) << ")";
+        out << " (first compile " << e.firstCompile->id << ": " << text::duration(e.firstCompileUs)
+            << ")";
     out << "\n";
     for (size_t i = 0; i < r.failures.size() && i < maxItems; ++i) {
         const FailureEntry& f = r.failures[i];

@@ -171,8 +171,8 @@ ChildProcess ChildProcess::spawn(const SpawnOptions& options, std::string* error
         posix_spawn_file_actions_addchdir_np(&actions, options.workingDirectory.c_str());
     if (!options.outputFile.empty()) {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, options.outputFile.c_str(),
-            O_WRONLY | O_CREAT | O_APPEND, 0644);
+        posix_spawn_file_actions_addopen(
+            &actions, 1, options.outputFile.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
         posix_spawn_file_actions_adddup2(&actions, 1, 2);
     }
     // The child starts with an empty signal mask whatever this thread blocks (the GUI's threads
@@ -242,7 +242,7 @@ SignalForwarder::SignalForwarder(int childPid)
 {
     g_lastSignal.store(0);
     g_forwardTo.store(childPid);
-    struct sigaction sa {};
+    struct sigaction sa { };
     sa.sa_sigaction = forwardHandler;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
@@ -270,7 +270,7 @@ void exitLike(const ExitStatus& status)
         std::_Exit(status.code);
     const int sig = status.signal;
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGPIPE) {
-        struct sigaction sa {};
+        struct sigaction sa { };
         sa.sa_handler = SIG_DFL;
         sigemptyset(&sa.sa_mask);
         ::sigaction(sig, &sa, nullptr);

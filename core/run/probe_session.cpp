@@ -132,7 +132,8 @@ std::optional<ProbeOptions> parseProbeManifest(const std::string& text, std::str
             // Folders are the run names, plain names inside the session folder.
             if (!plainName(c.name) || r.value("folder", "") != c.name
                 || !(c.backend == "none" || plainName(c.backend)))
-                return fail("run '" + c.name + "' has a folder or backend that is not a plain name");
+                return fail(
+                    "run '" + c.name + "' has a folder or backend that is not a plain name");
             o.configs.push_back(c);
         }
     } catch (const std::exception& e) {

@@ -78,8 +78,8 @@ std::string runRecordJson(const RunRecord& r)
         ordered_json e;
         e["signaled"] = r.exit->signaled;
         e["code"] = r.exit->signaled ? ordered_json(nullptr) : ordered_json(r.exit->code);
-        e["signal"] = r.exit->signaled ? ordered_json(signalName(r.exit->signal))
-                                       : ordered_json(nullptr);
+        e["signal"]
+            = r.exit->signaled ? ordered_json(signalName(r.exit->signal)) : ordered_json(nullptr);
         e["signal_number"]
             = r.exit->signaled ? ordered_json(r.exit->signal) : ordered_json(nullptr);
         e["shell_status"] = r.exit->shellStatus();
@@ -122,8 +122,8 @@ std::optional<RunRecord> parseRunRecord(const std::string& text, std::string* er
             ExitStatus s;
             s.signaled = e.value("signaled", false);
             if (s.signaled)
-                s.signal = e["signal_number"].is_number_integer() ? e["signal_number"].get<int>()
-                                                                   : 0;
+                s.signal
+                    = e["signal_number"].is_number_integer() ? e["signal_number"].get<int>() : 0;
             else
                 s.code = e["code"].is_number_integer() ? e["code"].get<int>() : 0;
             s.coreDumped = e.value("core_dumped", false);

@@ -110,23 +110,24 @@ private Q_SLOTS:
 
     void recordOfAScenarioGivesTheCommittedStructure()
     {
-        const QString version = qEnvironmentVariable("DYNASCOPE_TORCH_VERSION", QStringLiteral("2.13.0"));
-        const QString committed = kSource
-            + QStringLiteral("/tests/scenarios/recorded/torch-") + version
-            + QStringLiteral("/graph_break_item");
+        const QString version
+            = qEnvironmentVariable("DYNASCOPE_TORCH_VERSION", QStringLiteral("2.13.0"));
+        const QString committed = kSource + QStringLiteral("/tests/scenarios/recorded/torch-")
+            + version + QStringLiteral("/graph_break_item");
         if (!QDir(committed).exists())
             QSKIP(qPrintable(QStringLiteral("no committed recording for torch ") + version));
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("run"));
         qputenv("DYNASCOPE_FACTS", tmp.filePath(QStringLiteral("facts.json")).toLocal8Bit());
         QString err;
-        const int rc = cli({ QStringLiteral("record"), QStringLiteral("-o"), dir, QStringLiteral("--"),
-                               python(),
-                               kSource + QStringLiteral("/tests/scenarios/programs/graph_break_item.py") },
+        const int rc = cli(
+            { QStringLiteral("record"), QStringLiteral("-o"), dir, QStringLiteral("--"), python(),
+                kSource + QStringLiteral("/tests/scenarios/programs/graph_break_item.py") },
             tmp.filePath(QStringLiteral("cache")), &err);
         qunsetenv("DYNASCOPE_FACTS");
         QVERIFY2(rc == 0, qPrintable(err));
-        QVERIFY2(err.contains(QStringLiteral("trace: ") + QDir(dir).absolutePath()), qPrintable(err));
+        QVERIFY2(
+            err.contains(QStringLiteral("trace: ") + QDir(dir).absolutePath()), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("⚡ graph break at ")), qPrintable(err));
         const auto fresh = run::runTraceFiles(dir.toStdString());
         QCOMPARE(fresh.size(), size_t(1));
@@ -139,8 +140,9 @@ private Q_SLOTS:
     void probeNamesTheFailingLayer()
     {
         QTemporaryDir tmp;
-        const ProbeReport r = probe({ QStringLiteral("--backends"), QStringLiteral("eager,aot_eager") },
-            QStringLiteral("custom_op_backward.py"), tmp);
+        const ProbeReport r
+            = probe({ QStringLiteral("--backends"), QStringLiteral("eager,aot_eager") },
+                QStringLiteral("custom_op_backward.py"), tmp);
         QCOMPARE(r.rows.size(), size_t(3));
         QCOMPARE(r.rows[0].outcome, ProbeOutcome::Ok);
         QCOMPARE(r.rows[1].outcome, ProbeOutcome::Ok);
@@ -181,7 +183,8 @@ private Q_SLOTS:
         QCOMPARE(inductor.outcome, ProbeOutcome::Ok);
         QVERIFY(inductor.firstCallUs && inductor.steadyUs);
         QVERIFY2(*inductor.steadyUs < *inductor.firstCallUs,
-            (std::to_string(*inductor.steadyUs) + " >= " + std::to_string(*inductor.firstCallUs)).c_str());
+            (std::to_string(*inductor.steadyUs) + " >= " + std::to_string(*inductor.firstCallUs))
+                .c_str());
         QCOMPARE(inductor.calls, uint64_t(30));
         QCOMPARE(inductor.callables.at(0).callable.steadyUs.size(), size_t(5));
         QCOMPARE(inductor.compiles, uint64_t(1));

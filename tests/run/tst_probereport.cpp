@@ -98,8 +98,8 @@ json callable(const std::string& backend, uint64_t calls, double first, std::vec
         { "eager_us", json::array() }, { "check", nullptr }, { "error", nullptr },
         { "peak_rss_mib", 300.5 }, { "cuda_peak_mib", nullptr } };
     if (backend != "none" && !compiles.empty())
-        c["compiling_calls"].push_back({ { "call", 0 },
-            { "start_us", 1773484861000000.0 }, { "us", first }, { "compiles", compiles } });
+        c["compiling_calls"].push_back({ { "call", 0 }, { "start_us", 1773484861000000.0 },
+            { "us", first }, { "compiles", compiles } });
     return c;
 }
 
@@ -109,8 +109,8 @@ json probeDoc(const std::string& name, const std::string& backend, std::vector<j
     return { { "format", "dynascope-probe" }, { "version", 1 }, { "event", event },
         { "time_us", 1773484870000000.0 },
         { "config",
-            { { "name", name }, { "backend", backend }, { "dynamic", nullptr },
-                { "check", check }, { "steps", 10 } } },
+            { { "name", name }, { "backend", backend }, { "dynamic", nullptr }, { "check", check },
+                { "steps", 10 } } },
         { "pid", 77 }, { "callables", callables }, { "peak_rss_mib", 310.25 },
         { "cuda_peak_mib", nullptr }, { "exception", nullptr } };
 }
@@ -156,7 +156,8 @@ void writeSession(const QString& folder, const std::vector<Run>& runs, bool chec
     std::ofstream(QDir(folder).filePath(QString::fromLatin1(kProbeManifestFile)).toStdString())
         << probeManifestJson(o);
     for (const auto& r : runs) {
-        const std::string dir = QDir(folder).filePath(QString::fromStdString(r.config.name)).toStdString();
+        const std::string dir
+            = QDir(folder).filePath(QString::fromStdString(r.config.name)).toStdString();
         std::filesystem::create_directories(dir);
         if (!r.ran)
             continue;
@@ -188,7 +189,8 @@ const ProbeConfig kInductor { "inductor", "inductor", false };
 
 std::string eagerTrace()
 {
-    return synthTrace({}, { probeDoc("no_compile", "none", { callable("none", 20, 2000, { 300, 310, 290 }) }) });
+    return synthTrace(
+        {}, { probeDoc("no_compile", "none", { callable("none", 20, 2000, { 300, 310, 290 }) }) });
 }
 
 } // namespace
@@ -207,12 +209,13 @@ private Q_SLOTS:
         c["check"] = { { "checked", 5 }, { "mismatches", 1 },
             { "first_mismatch", { { "call", 3 }, { "message", "Tensor-likes are not close!" } } },
             { "errors", 0 }, { "first_error", nullptr }, { "uncomparable", 0 } };
-        json snapshot = probeDoc("aot_eager", "aot_eager", { callable("aot_eager", 11, 250000, {}) },
-            "snapshot");
+        json snapshot = probeDoc(
+            "aot_eager", "aot_eager", { callable("aot_eager", 11, 250000, {}) }, "snapshot");
         snapshot["argv"] = { "train.py", "--steps", "20" };
         snapshot["torch_version"] = "2.13.0+cpu";
         const auto trace = loadText(tmp,
-            synthTrace({ ok(), ok(0, 1) }, { snapshot, probeDoc("aot_eager", "aot_eager", { c }) }));
+            synthTrace(
+                { ok(), ok(0, 1) }, { snapshot, probeDoc("aot_eager", "aot_eager", { c }) }));
         QVERIFY(trace);
         QCOMPARE(trace->compiles.size(), size_t(2));
         const ProbeArtifacts a = readProbeArtifacts(*trace);
@@ -247,9 +250,11 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         json c = callable("eager", 3, 1e9, { 10, 10 }, {});
         // One compiling call around the whole trace, no ids (a PyTorch without callbacks).
-        c["compiling_calls"].push_back({ { "call", 0 }, { "start_us", double(synth::kDefaultStartUs) },
-            { "us", 1e9 }, { "compiles", json::array() } });
-        const auto trace = loadText(tmp, synthTrace({ ok(), ok(0, 1) }, { probeDoc("eager", "eager", { c }) }));
+        c["compiling_calls"].push_back(
+            { { "call", 0 }, { "start_us", double(synth::kDefaultStartUs) }, { "us", 1e9 },
+                { "compiles", json::array() } });
+        const auto trace
+            = loadText(tmp, synthTrace({ ok(), ok(0, 1) }, { probeDoc("eager", "eager", { c }) }));
         const auto a = readProbeArtifacts(*trace);
         QCOMPARE(compilesOfCallable(*trace, a.recordings[0], a.recordings[0].callables[0]),
             (std::vector<uint32_t> { 0, 1 }));
@@ -321,8 +326,9 @@ private Q_SLOTS:
         QVERIFY(!p.breakEvenCalls);
         QVERIFY2(p.text.find("never pays for itself") != std::string::npos, p.text.c_str());
         // No eager run: --check's eager times, else unknown.
-        const auto trace = loadText(tmp, synthTrace({ ok() }, { probeDoc("inductor", "inductor",
-            { callable("inductor", 20, 1e6, { 1000 }) }) }));
+        const auto trace = loadText(tmp,
+            synthTrace({ ok() },
+                { probeDoc("inductor", "inductor", { callable("inductor", 20, 1e6, { 1000 }) }) }));
         const auto rec = readProbeArtifacts(*trace).recordings.at(0);
         QCOMPARE(compilePayoff(*trace, rec).at(0).verdict, PayoffVerdict::Unknown);
         auto withCheck = rec;
@@ -344,7 +350,8 @@ private Q_SLOTS:
             { { kNoCompile, eagerTrace() },
                 { kEager,
                     synthTrace({ ok() },
-                        { probeDoc("eager", "eager", { callable("eager", 20, 170000, { 340, 350 }) }) }) },
+                        { probeDoc(
+                            "eager", "eager", { callable("eager", 20, 170000, { 340, 350 }) }) }) },
                 { kAot,
                     synthTrace({ failing("BackendCompilerFailed", reason) },
                         { probeDoc("aot_eager", "aot_eager", { failed }) }),
@@ -360,10 +367,11 @@ private Q_SLOTS:
         QCOMPARE(r.rows[3].outcome, ProbeOutcome::NotRun);
         QCOMPARE(r.verdict.layer, std::string("aot_autograd"));
         QCOMPARE(r.verdict.row, 2);
-        QVERIFY2(r.verdict.text.starts_with("fails with aot_eager but not eager: look at AOTAutograd; "
-                                            "first failing compile [0/0] in `step` (model.py:13): "
-                                            "BackendCompilerFailed: backend='aot_eager' raised: "
-                                            "RuntimeError: Cannot access data pointer"),
+        QVERIFY2(
+            r.verdict.text.starts_with("fails with aot_eager but not eager: look at AOTAutograd; "
+                                       "first failing compile [0/0] in `step` (model.py:13): "
+                                       "BackendCompilerFailed: backend='aot_eager' raised: "
+                                       "RuntimeError: Cannot access data pointer"),
             r.verdict.text.c_str());
         QCOMPARE(*r.rows[1].firstCallUs, 170000.0);
         QCOMPARE(*r.rows[1].steadyUs, 345.0);
@@ -404,15 +412,21 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         json wrong = callable("inductor", 20, 900000, { 100, 100 });
         wrong["check"] = { { "checked", 11 }, { "mismatches", 2 },
-            { "first_mismatch", { { "call", 0 }, { "message", "Tensor-likes are not close!\n\nMismatched elements: 3 / 80" } } },
+            { "first_mismatch",
+                { { "call", 0 },
+                    { "message", "Tensor-likes are not close!\n\nMismatched elements: 3 / 80" } } },
             { "errors", 0 }, { "first_error", nullptr }, { "uncomparable", 0 } };
         json good = callable("aot_eager", 20, 200000, { 200, 200 });
         good["check"] = { { "checked", 11 }, { "mismatches", 0 }, { "first_mismatch", nullptr },
             { "errors", 0 }, { "first_error", nullptr }, { "uncomparable", 0 } };
         writeSession(tmp.path(),
             { { kNoCompile, eagerTrace() },
-                { kAot, synthTrace({ ok() }, { probeDoc("aot_eager", "aot_eager", { good }, "end", true) }) },
-                { kInductor, synthTrace({ ok() }, { probeDoc("inductor", "inductor", { wrong }, "end", true) }) } },
+                { kAot,
+                    synthTrace(
+                        { ok() }, { probeDoc("aot_eager", "aot_eager", { good }, "end", true) }) },
+                { kInductor,
+                    synthTrace(
+                        { ok() }, { probeDoc("inductor", "inductor", { wrong }, "end", true) }) } },
             true);
         const ProbeReport r = reportOf(tmp.path());
         QCOMPARE(r.rows[2].outcome, ProbeOutcome::WrongResult);
@@ -462,11 +476,15 @@ private Q_SLOTS:
         const ProbeConfig dynamic { "inductor_dynamic", "inductor", true };
         writeSession(dyn.path(),
             { { kNoCompile, eagerTrace() },
-                { kInductor, synthTrace({ ok() }, { probeDoc("inductor", "inductor", { callable("inductor", 20, 1e6, { 100 }) }) }) },
+                { kInductor,
+                    synthTrace({ ok() },
+                        { probeDoc("inductor", "inductor",
+                            { callable("inductor", 20, 1e6, { 100 }) }) }) },
                 { dynamic,
                     synthTrace({ failing("BackendCompilerFailed",
                                    "backend='inductor' raised:\nGuardOnDataDependentSymNode") },
-                        { probeDoc("inductor_dynamic", "inductor", { callable("inductor", 1, 1, {}) }) }),
+                        { probeDoc(
+                            "inductor_dynamic", "inductor", { callable("inductor", 1, 1, {}) }) }),
                     1 } });
         r = reportOf(dyn.path());
         QCOMPARE(r.verdict.layer, std::string("dynamic_shapes"));
@@ -479,8 +497,10 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         writeSession(tmp.path(),
             { { kNoCompile, eagerTrace() },
-                { kInductor, synthTrace({ ok() }, { probeDoc("inductor", "inductor",
-                    { callable("inductor", 20, 1e6, { 100, 100, 100 }) }) }) } });
+                { kInductor,
+                    synthTrace({ ok() },
+                        { probeDoc("inductor", "inductor",
+                            { callable("inductor", 20, 1e6, { 100, 100, 100 }) }) }) } });
         const ProbeReport r = reportOf(tmp.path());
         QVERIFY(r.verdict.layer.empty());
         QCOMPARE(r.verdict.row, -1);
@@ -492,7 +512,8 @@ private Q_SLOTS:
         QVERIFY2(r.verdict.text.find("pays for itself after 5,000 calls; the program made only 20")
                 != std::string::npos,
             r.verdict.text.c_str());
-        QVERIFY(probeReportMarkdown(r).find("## Did compiling pay for itself?") != std::string::npos);
+        QVERIFY(
+            probeReportMarkdown(r).find("## Did compiling pay for itself?") != std::string::npos);
     }
 
     void noMeasurementsIsSaid()
@@ -528,7 +549,8 @@ private Q_SLOTS:
         QCOMPARE((*c)[2].label(), std::string("backend=aot_eager"));
         QCOMPARE((*c)[4].name, std::string("inductor_dynamic"));
         QCOMPARE((*c)[4].label(), std::string("backend=inductor, dynamic=True"));
-        QCOMPARE(probeConfigs({ "program" }, false, &error)->at(1).label(), std::string("as written"));
+        QCOMPARE(
+            probeConfigs({ "program" }, false, &error)->at(1).label(), std::string("as written"));
         QVERIFY(!probeConfigs({ "../x" }, false, &error));
         QVERIFY(!probeConfigs({ "eager", "eager" }, false, &error));
         QVERIFY(!probeConfigs({}, false, &error));
@@ -540,21 +562,26 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         writeSession(tmp.path(),
             { { kNoCompile, eagerTrace() },
-                { kInductor, synthTrace({ ok() }, { probeDoc("inductor", "inductor",
-                    { callable("inductor", 20, 1e6, { 100 }) }) }) } });
+                { kInductor,
+                    synthTrace({ ok() },
+                        { probeDoc("inductor", "inductor",
+                            { callable("inductor", 20, 1e6, { 100 }) }) }) } });
         QProcess p;
         p.start(QStringLiteral(DYNASCOPE_CLI),
-            { QStringLiteral("probe"), QStringLiteral("--report"), tmp.path(), QStringLiteral("--json") });
+            { QStringLiteral("probe"), QStringLiteral("--report"), tmp.path(),
+                QStringLiteral("--json") });
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         const json j = json::parse(p.readAllStandardOutput().toStdString());
         QCOMPARE(j["rows"].size(), size_t(2));
         p.start(QStringLiteral(DYNASCOPE_CLI),
-            { QStringLiteral("probe"), QStringLiteral("--report"), tmp.filePath(QStringLiteral("none")) });
+            { QStringLiteral("probe"), QStringLiteral("--report"),
+                tmp.filePath(QStringLiteral("none")) });
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
-        p.start(QStringLiteral(DYNASCOPE_CLI), { QStringLiteral("probe"), QStringLiteral("--steps"),
-                                                   QStringLiteral("0"), QStringLiteral("python") });
+        p.start(QStringLiteral(DYNASCOPE_CLI),
+            { QStringLiteral("probe"), QStringLiteral("--steps"), QStringLiteral("0"),
+                QStringLiteral("python") });
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 1);
     }

@@ -99,7 +99,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QByteArray::fromStdString(fixture.str()));
         f.close();
-        QCOMPARE(summaryWithoutPaths(files.front()), summaryWithoutPaths(expectedPath.toStdString()));
+        QCOMPARE(
+            summaryWithoutPaths(files.front()), summaryWithoutPaths(expectedPath.toStdString()));
         // stderr: where the trace is, its summary, how to open it.
         QVERIFY2(r.err.contains(QStringLiteral("exited with status 0")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("trace: ") + QDir(dir).absolutePath()),
@@ -141,7 +142,8 @@ private Q_SLOTS:
         // Re-raised: a shell sees what the program did ($? = 130, and a loop stops).
         QCOMPARE(r.status, QProcess::CrashExit);
         QCOMPARE(r.code, SIGINT);
-        QVERIFY2(r.err.contains(QStringLiteral("was killed by SIGINT (Ctrl+C)")), qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(QStringLiteral("was killed by SIGINT (Ctrl+C)")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("trace: ")), qPrintable(r.err)); // reported first
         auto rec = dynascope::run::readRunRecord(dir.toStdString(), nullptr);
         QVERIFY(rec && rec->exit && rec->exit->signaled && rec->exit->signal == SIGINT);
@@ -162,14 +164,15 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         QProcess p;
-        p.start(kCli, { QStringLiteral("record"), QStringLiteral("-o"),
-                          tmp.filePath(QStringLiteral("run")), QStringLiteral("--"), kStandIn,
-                          QStringLiteral("--catch-sigint") });
+        p.start(kCli,
+            { QStringLiteral("record"), QStringLiteral("-o"), tmp.filePath(QStringLiteral("run")),
+                QStringLiteral("--"), kStandIn, QStringLiteral("--catch-sigint") });
         QVERIFY(p.waitForStarted());
         QByteArray out;
         QElapsedTimer clock;
         clock.start();
-        while (!out.contains("ready") && p.state() == QProcess::Running && clock.elapsed() < 20000) {
+        while (
+            !out.contains("ready") && p.state() == QProcess::Running && clock.elapsed() < 20000) {
             p.waitForReadyRead(100);
             out += p.readAllStandardOutput();
         }
@@ -206,8 +209,8 @@ private Q_SLOTS:
         posix_spawnattr_init(&attr);
         posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
         pid_t pid = 0;
-        QCOMPARE(::posix_spawn(&pid, argv[0], &actions, &attr, const_cast<char**>(argv.data()),
-                     environ),
+        QCOMPARE(
+            ::posix_spawn(&pid, argv[0], &actions, &attr, const_cast<char**>(argv.data()), environ),
             0);
         posix_spawn_file_actions_destroy(&actions);
         posix_spawnattr_destroy(&attr);

@@ -86,8 +86,8 @@ int main(int argc, char** argv)
     }
     const char* dir = std::getenv("TORCH_TRACE");
     if (dir && *dir && trace != "none") {
-        std::ofstream out(std::string(dir) + "/dedicated_log_torch_trace_st4nd1n_.log",
-            std::ios::binary);
+        std::ofstream out(
+            std::string(dir) + "/dedicated_log_torch_trace_st4nd1n_.log", std::ios::binary);
         if (trace == "recompile_chain")
             dynascope::writeRecompileChainFixture(out);
         else
@@ -104,7 +104,9 @@ int main(int argc, char** argv)
         return 10 + g_sigints.load();
     }
     if (raise) {
-        struct rlimit none { 0, 0 };
+        struct rlimit none {
+            0, 0
+        };
         setrlimit(RLIMIT_CORE, &none); // no core file from a SIGSEGV test
         std::signal(raise, SIG_DFL);
         std::raise(raise);

@@ -57,9 +57,12 @@ private Q_SLOTS:
         auto* stack = w.findChild<QStackedWidget*>();
         QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(w.recording()->page()));
         QTRY_VERIFY(w.recording()->indicator()->isVisible());
-        QTRY_VERIFY(w.recording()->indicator()->text().startsWith(QStringLiteral("● live recording dynascope-standin --catch-sigint")));
-        QVERIFY(w.recording()->indicator()->text().contains(QStringLiteral("the trace opens when it ends")));
-        QVERIFY(labelText(&w, "recordingTrace").contains(QStringLiteral("opens when the program ends")));
+        QTRY_VERIFY(w.recording()->indicator()->text().startsWith(
+            QStringLiteral("● live recording dynascope-standin --catch-sigint")));
+        QVERIFY(w.recording()->indicator()->text().contains(
+            QStringLiteral("the trace opens when it ends")));
+        QVERIFY(labelText(&w, "recordingTrace")
+                    .contains(QStringLiteral("opens when the program ends")));
         QTRY_VERIFY(labelText(&w, "recordingState").startsWith(QStringLiteral("Running for 0:0")));
         auto* actions = w.findChild<MainActions*>();
         QVERIFY(actions->stopRun->isEnabled());
@@ -99,8 +102,10 @@ private Q_SLOTS:
         QTRY_VERIFY(w.recording()->page()->outputText().contains(
             QStringLiteral("TORCH_TRACE=") + QDir(r.folder).absolutePath()));
         QVERIFY(QFile::exists(QDir(r.folder).filePath(QStringLiteral("output.log"))));
-        QVERIFY(labelText(&w, "recordingState").startsWith(QStringLiteral("The program exited with status 3")));
-        QVERIFY(labelText(&w, "recordingTrace").startsWith(QStringLiteral("It wrote no trace into ")));
+        QVERIFY(labelText(&w, "recordingState")
+                    .startsWith(QStringLiteral("The program exited with status 3")));
+        QVERIFY(
+            labelText(&w, "recordingTrace").startsWith(QStringLiteral("It wrote no trace into ")));
         QTest::qWait(200);
         QVERIFY(!w.trace());
         QCOMPARE(w.findChild<QStackedWidget*>()->currentWidget(),
@@ -161,7 +166,8 @@ private Q_SLOTS:
         w.resize(1400, 900);
         w.show();
         ProbeDock* dock = w.probeDock();
-        QAbstractItemModelTester tester(dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(
+            dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.openPaths({ folder }); // a probe folder opens in the Probe view
         QTRY_VERIFY_WITH_TIMEOUT(dock->model()->rowCount() == 3, 20000);
         QVERIFY(dock->isVisible());
@@ -174,8 +180,10 @@ private Q_SLOTS:
         QCOMPARE(m->index(2, ProbeTableModel::Outcome).data().toString(),
             QStringLiteral("✕ failed at [0/0]"));
         QCOMPARE(m->index(1, ProbeTableModel::Outcome).data().toString(), QStringLiteral("✓ ok"));
-        QVERIFY(m->index(2, ProbeTableModel::Outcome).data(Qt::ToolTipRole).toString().contains(
-            QStringLiteral("Cannot access data pointer")));
+        QVERIFY(m->index(2, ProbeTableModel::Outcome)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("Cannot access data pointer")));
         // The run the verdict names opens first, and its row is marked.
         QTRY_VERIFY_WITH_TIMEOUT(w.trace() != nullptr, 20000);
         QCOMPARE(QFileInfo(w.openPathList().value(0)).fileName(), QStringLiteral("aot_eager"));
@@ -189,7 +197,8 @@ private Q_SLOTS:
         QTRY_COMPARE(m->openRow(), 1);
         QCOMPARE(w.trace()->failureCount(), uint64_t(0));
         if (qEnvironmentVariableIsSet("DYNASCOPE_SHOT_DIR"))
-            w.grab().save(qEnvironmentVariable("DYNASCOPE_SHOT_DIR") + QStringLiteral("/probe-view.png"));
+            w.grab().save(
+                qEnvironmentVariable("DYNASCOPE_SHOT_DIR") + QStringLiteral("/probe-view.png"));
     }
 };
 

@@ -13,7 +13,16 @@ namespace dynascope::ui {
 class ProbeTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Configuration, FirstCall, Steady, Recompiles, GraphBreaks, PeakMib, Outcome, ColumnCount };
+    enum Column {
+        Configuration,
+        FirstCall,
+        Steady,
+        Recompiles,
+        GraphBreaks,
+        PeakMib,
+        Outcome,
+        ColumnCount
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
     void setReport(const ProbeReport& report);

@@ -143,8 +143,8 @@ void ProbeDock::setOpenPaths(const QStringList& paths)
 void ProbeDock::showReport(const ProbeReport& report)
 {
     m_model->setReport(report);
-    m_title->setText(tr("Probe of %1").arg(QString::fromStdString(
-        run::joinCommandLine(report.command))));
+    m_title->setText(
+        tr("Probe of %1").arg(QString::fromStdString(run::joinCommandLine(report.command))));
     m_verdict->setText(tr("Verdict: %1").arg(QString::fromStdString(report.verdict.text)));
     QStringList payoff;
     for (const auto& row : report.rows)

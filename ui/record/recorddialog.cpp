@@ -54,8 +54,8 @@ RecordDialog::RecordDialog(const QString& command, const QString& workingDirecto
     m_command->setObjectName(QStringLiteral("recordCommand"));
     m_command->setPlaceholderText(QStringLiteral("python train.py --epochs 1"));
     m_command->setMinimumWidth(520);
-    m_workdir = new QLineEdit(
-        workingDirectory.isEmpty() ? QDir::currentPath() : workingDirectory, this);
+    m_workdir
+        = new QLineEdit(workingDirectory.isEmpty() ? QDir::currentPath() : workingDirectory, this);
     m_workdir->setObjectName(QStringLiteral("recordWorkingDirectory"));
     m_folder = new QLineEdit(this);
     m_folder->setObjectName(QStringLiteral("recordFolder"));
@@ -98,7 +98,8 @@ void RecordDialog::updateDefaultFolder()
 {
     if (m_folderEdited)
         return;
-    m_folder->setText(QString::fromStdString(run::defaultRunFolder(m_workdir->text().toStdString())));
+    m_folder->setText(
+        QString::fromStdString(run::defaultRunFolder(m_workdir->text().toStdString())));
 }
 
 bool RecordDialog::validate()
@@ -111,8 +112,8 @@ bool RecordDialog::validate()
     std::string error;
     const auto words = run::splitCommandLine(m_command->text().toStdString(), &error);
     if (!words)
-        return fail(tr("The command cannot be split into words: %1.")
-                        .arg(QString::fromStdString(error)));
+        return fail(
+            tr("The command cannot be split into words: %1.").arg(QString::fromStdString(error)));
     if (words->empty())
         return fail(tr("Type the command to run, e.g. python train.py."));
     const QFileInfo wd(m_workdir->text());
@@ -125,8 +126,8 @@ bool RecordDialog::validate()
         folder = QDir(wd.absoluteFilePath()).filePath(folder);
     const QFileInfo fi(folder);
     if (fi.exists() && (!fi.isDir() || !QDir(folder).isEmpty()))
-        return fail(tr("%1 is not an empty folder: a run goes into a new or empty folder.")
-                        .arg(folder));
+        return fail(
+            tr("%1 is not an empty folder: a run goes into a new or empty folder.").arg(folder));
     m_request = {};
     for (const auto& w : *words)
         m_request.argv << QString::fromStdString(w);

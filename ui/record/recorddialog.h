@@ -16,7 +16,8 @@ namespace dynascope::ui {
 class RecordDialog : public QDialog {
     Q_OBJECT
 public:
-    RecordDialog(const QString& command, const QString& workingDirectory, QWidget* parent = nullptr);
+    RecordDialog(
+        const QString& command, const QString& workingDirectory, QWidget* parent = nullptr);
 
     // The run to start (valid after accept()): captureOutput is on, the window shows the output.
     RunRequest request() const { return m_request; }

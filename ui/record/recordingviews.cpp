@@ -126,7 +126,8 @@ void RecordingPage::onStarted()
     m_command->setText(commandText(m_run));
     QString where = tr("Trace folder (TORCH_TRACE): %1").arg(m_run->folder());
     if (!m_run->request().workingDirectory.isEmpty())
-        where += QLatin1Char('\n') + tr("Working folder: %1").arg(m_run->request().workingDirectory);
+        where
+            += QLatin1Char('\n') + tr("Working folder: %1").arg(m_run->request().workingDirectory);
     m_folder->setText(where);
     m_trace->setText(m_run->follower()->whileRunning());
     const bool captured = !m_run->outputFile().isEmpty();
@@ -142,9 +143,8 @@ void RecordingPage::onStarted()
 void RecordingPage::refresh()
 {
     if (m_run->isRunning()) {
-        QString s = tr("Running for %1 · PID %2")
-                        .arg(elapsedText(m_run->elapsedMs()))
-                        .arg(m_run->pid());
+        QString s
+            = tr("Running for %1 · PID %2").arg(elapsedText(m_run->elapsedMs())).arg(m_run->pid());
         if (m_run->stopRequested()) {
             s += tr(" · stop requested (SIGINT sent)");
             m_stop->setText(tr("Kill the Program"));
@@ -189,7 +189,8 @@ void RecordingPage::readOutput()
     qint64 from = m_outputOffset;
     if (size - from > kMaxOutputRead) {
         from = size - kMaxOutputRead;
-        m_output->appendPlainText(tr("[… %1 bytes of output not shown …]").arg(from - m_outputOffset));
+        m_output->appendPlainText(
+            tr("[… %1 bytes of output not shown …]").arg(from - m_outputOffset));
     }
     f.seek(from);
     const QByteArray chunk = f.read(size - from);
