@@ -422,7 +422,8 @@ LadderVerdict ladderVerdict(const ProbeReport& r)
     if (lastGood && lastGood->config.backend != "none") {
         const ProbeCallableRow* main = nullptr;
         for (const auto& c : lastGood->callables)
-            if (c.payoff && (!main || c.callable.totalUs > main->callable.totalUs))
+            if (c.payoff && c.payoff->verdict != PayoffVerdict::Unknown
+                && (!main || c.callable.totalUs > main->callable.totalUs))
                 main = &c;
         if (main) {
             Doc p;

@@ -160,15 +160,24 @@ std::string probeReportMarkdown(const ProbeReport& r)
        << (r.check ? "compared with eager (--check)" : "not compared with eager (add --check)")
        << ".\n";
 
-    bool anyPayoff = false;
+    // Payoff of the runs that went well; callables without a steady state or an eager time to
+    // weigh against are left out (their tables say so).
+    bool anyCompiled = false, anyPayoff = false;
     for (const auto& row : r.rows)
         for (const auto& c : row.callables)
-            anyPayoff = anyPayoff || (c.payoff && row.outcome == ProbeOutcome::Ok);
-    if (anyPayoff) {
+            if (c.payoff && row.outcome == ProbeOutcome::Ok) {
+                anyCompiled = true;
+                anyPayoff = anyPayoff || c.payoff->verdict != PayoffVerdict::Unknown;
+            }
+    if (anyCompiled) {
         md << "\n## Did compiling pay for itself?\n\n";
+        if (!anyPayoff)
+            md << "Nothing to weigh: no compiled callable made a steady-state call with an eager "
+                  "time to compare (call it more than once, or let the eager run do so).\n";
         for (const auto& row : r.rows)
             for (const auto& c : row.callables)
-                if (c.payoff && row.outcome == ProbeOutcome::Ok)
+                if (c.payoff && row.outcome == ProbeOutcome::Ok
+                    && c.payoff->verdict != PayoffVerdict::Unknown)
                     md << "- " << row.config.label() << ": " << text::mdCode(c.payoff->label)
                        << ": " << c.payoff->detail << "\n";
     }

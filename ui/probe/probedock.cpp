@@ -149,7 +149,8 @@ void ProbeDock::showReport(const ProbeReport& report)
     QStringList payoff;
     for (const auto& row : report.rows)
         for (const auto& c : row.callables)
-            if (c.payoff && row.outcome == ProbeOutcome::Ok)
+            if (c.payoff && row.outcome == ProbeOutcome::Ok
+                && c.payoff->verdict != PayoffVerdict::Unknown)
                 payoff << QString::fromStdString(row.config.label() + ": " + c.payoff->text);
     payoff << tr("First call: each compiled callable's first call, compiling included. Steady "
                  "state: the median of the next %1 calls. Click a row to open its trace.")

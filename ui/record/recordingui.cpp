@@ -100,14 +100,12 @@ bool RecordingUi::confirmClose()
     box.exec();
     if (box.clickedButton() != stop)
         return false;
-    m_run->stop();
+    m_run->stop(); // SIGINT; the controller's poll notices the end
     QElapsedTimer clock;
     clock.start();
-    while (m_run->isRunning() && clock.elapsed() < 3000) {
-        QThread::msleep(50);
-        if (m_run->pid() > 0 && m_run->status())
-            break;
-        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    while (m_run->isRunning() && !m_run->status() && clock.elapsed() < 3000) {
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents, 50);
+        QThread::msleep(20);
     }
     m_run->stop(); // SIGKILL when it is still running (the controller reaps it)
     return true;
