@@ -9,6 +9,7 @@
 #include "ui/inspectorview.h"
 #include "ui/mainactions.h"
 #include "ui/models/format.h"
+#include "ui/models/probetablemodel.h"
 #include "ui/probe/probedock.h"
 #include "ui/recentfiles.h"
 #include "ui/record/recordingui.h"
@@ -137,7 +138,17 @@ void MainWindow::createDocks()
     connect(m_probe, &ProbeDock::failed, this, [this](const QString& error) {
         statusBar()->showMessage(tr("Could not read the probe: %1").arg(error), 15000);
     });
-    connect(this, &MainWindow::loadFinished, m_probe, [this] { m_probe->setOpenPaths(m_paths); });
+    connect(this, &MainWindow::loadFinished, m_probe, [this] {
+        m_probe->setOpenPaths(m_paths);
+        // A probe run that failed opens on its first failing compile (the Why tab shows it).
+        const int row = m_probe->model()->openRow();
+        const auto& rows = m_probe->report().rows;
+        if (row >= 0 && m_trace && m_selection->current() == kNone) {
+            const uint32_t failing = rows[static_cast<size_t>(row)].failingCompile;
+            if (failing < m_trace->compiles.size())
+                m_selection->setCurrent(failing);
+        }
+    });
     connect(m_actions->focusFilter, &QAction::triggered, this, [this, compilesDock] {
         compilesDock->show();
         m_browser->filterEdit()->setFocus();

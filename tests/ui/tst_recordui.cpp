@@ -4,6 +4,7 @@
 // shown as it grows, a run that wrote no trace, the Record a Run dialog's checks, and a real
 // probe folder (tests/probe/recorded) in the Probe view with its table, verdict and runs.
 #include "core/run/run_folder.h"
+#include "ui/compileselection.h"
 #include "ui/mainactions.h"
 #include "ui/mainwindow.h"
 #include "ui/models/probetablemodel.h"
@@ -189,6 +190,9 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(w.openPathList().value(0)).fileName(), QStringLiteral("aot_eager"));
         QTRY_COMPARE(m->openRow(), 2);
         QCOMPARE(w.trace()->failureCount(), uint64_t(1));
+        // ... on its failing compile.
+        QTRY_VERIFY(w.selection()->current() != kNone);
+        QVERIFY(w.trace()->compiles[w.selection()->current()].failure.has_value());
         // A click on a row opens that run.
         QTableView* table = dock->table();
         const QRect cell = table->visualRect(m->index(1, 0));

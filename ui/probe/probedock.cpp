@@ -138,6 +138,7 @@ void ProbeDock::setOpenPaths(const QStringList& paths)
                 open = i;
     }
     m_model->setOpenRow(open);
+    m_table->resizeColumnsToContents(); // the open row is bold, and wider
 }
 
 void ProbeDock::showReport(const ProbeReport& report)
