@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The live PyTorch stage: records the scenario suite (tests/scenarios) with a real PyTorch and
 # runs the same assertions as the committed logs get, plus the side-by-side comparison with
-# tlparse, on the fresh logs.
+# tlparse, on the fresh logs; then dynascope-cli record and probe of real programs.
 #
 #   bash scripts/run-pytorch-suite.sh [--torch VERSION] [--keep DIR] [--record-into DIR]
 #
@@ -82,5 +82,8 @@ fi
 export DYNASCOPE_SCENARIOS_DIR=$out DYNASCOPE_TLPARSE=$venv/bin/tlparse
 build/bin/tst_scenarios || rc=1
 build/bin/tst_tlparse || rc=1
+# record and probe of real programs (tests/run/tst_probe_live: about two minutes).
+[ -x build/bin/tst_probe_live ] || bash scripts/build.sh
+DYNASCOPE_TORCH_PYTHON=$py DYNASCOPE_TORCH_VERSION=$version build/bin/tst_probe_live || rc=1
 echo "run-pytorch-suite: $([ $rc = 0 ] && echo passed || echo FAILED) with torch $version in $((SECONDS - start)) s"
 exit $rc

@@ -29,6 +29,16 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openExample = file->addAction(tr("Open the &Example Trace"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    openProbe = file->addAction(tr("Open &Probe Results…"));
+    openProbe->setToolTip(tr("A folder written by dynascope-cli probe: the evidence table and "
+                             "the ladder's verdict, and each configuration's trace"));
+    file->addSeparator();
+    recordRun = file->addAction(tr("Record a R&un…"));
+    recordRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    recordRun->setToolTip(tr("Run a program with TORCH_TRACE set and open its trace"));
+    stopRun = file->addAction(tr("S&top the Run"));
+    stopRun->setToolTip(tr("Send SIGINT to the recorded program (as Ctrl+C); again to kill it"));
+    stopRun->setEnabled(false);
     file->addSeparator();
     exportImage = file->addAction(tr("&Export Image…"));
     exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));

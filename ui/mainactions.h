@@ -36,6 +36,9 @@ public:
     QAction* open = nullptr;
     QAction* openFolder = nullptr;
     QAction* openExample = nullptr;
+    QAction* openProbe = nullptr;
+    QAction* recordRun = nullptr;
+    QAction* stopRun = nullptr;
     QAction* reload = nullptr;
     QAction* cancelLoad = nullptr;
     QAction* quit = nullptr;

@@ -9,12 +9,17 @@
 #include "ui/inspectorview.h"
 #include "ui/mainactions.h"
 #include "ui/models/format.h"
+#include "ui/models/probetablemodel.h"
+#include "ui/probe/probedock.h"
 #include "ui/recentfiles.h"
+#include "ui/record/recordingui.h"
 #include "ui/stacktrie/stacktriedock.h"
 #include "ui/startpage.h"
 #include "ui/timeline/timelinenavigation.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/traceloadcontroller.h"
+
+#include "core/run/probe_session.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -83,6 +88,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_actions = new MainActions(this, m_recent);
     createDocks();
     createStatusBar();
+    m_recording = new RecordingUi(this, m_actions, m_stack, statusBar());
     connectActions();
     // The views follow the trace through traceChanged, in this order.
     connect(this, &MainWindow::traceChanged, m_browser, &CompileBrowser::setTrace);
@@ -123,6 +129,26 @@ void MainWindow::createDocks()
     tabifyDockWidget(compilesDock, stackTrie);
     m_actions->addDockToggle(stackTrie);
     connect(this, &MainWindow::traceChanged, stackTrie, &StackTrieDock::setTrace);
+
+    m_probe = new ProbeDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_probe);
+    m_actions->addDockToggle(m_probe);
+    connect(m_probe, &ProbeDock::openRunRequested, this,
+        [this](const QString& f) { openPaths({ f }); });
+    connect(m_probe, &ProbeDock::failed, this, [this](const QString& error) {
+        statusBar()->showMessage(tr("Could not read the probe: %1").arg(error), 15000);
+    });
+    connect(this, &MainWindow::loadFinished, m_probe, [this] {
+        m_probe->setOpenPaths(m_paths);
+        // A probe run that failed opens on its first failing compile (the Why tab shows it).
+        const int row = m_probe->model()->openRow();
+        const auto& rows = m_probe->report().rows;
+        if (row >= 0 && m_trace && m_selection->current() == kNone) {
+            const uint32_t failing = rows[static_cast<size_t>(row)].failingCompile;
+            if (failing < m_trace->compiles.size())
+                m_selection->setCurrent(failing);
+        }
+    });
     connect(m_actions->focusFilter, &QAction::triggered, this, [this, compilesDock] {
         compilesDock->show();
         m_browser->filterEdit()->setFocus();
@@ -165,6 +191,7 @@ void MainWindow::connectActions()
 {
     connect(m_actions->open, &QAction::triggered, this, &MainWindow::openFileDialog);
     connect(m_actions->openFolder, &QAction::triggered, this, &MainWindow::openFolderDialog);
+    connect(m_actions->openProbe, &QAction::triggered, this, &MainWindow::openProbeDialog);
     connect(m_actions->openExample, &QAction::triggered, this, &MainWindow::openExample);
     connect(m_actions->reload, &QAction::triggered, this, &MainWindow::reload);
     connect(m_actions->cancelLoad, &QAction::triggered, m_loader, &TraceLoadController::cancel);
@@ -194,6 +221,7 @@ void MainWindow::connectActions()
     connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::openFileDialog);
     connect(m_startPage, &StartPage::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(m_startPage, &StartPage::openExampleRequested, this, &MainWindow::openExample);
+    connect(m_startPage, &StartPage::recordRequested, m_recording, &RecordingUi::showDialog);
     connect(m_startPage, &StartPage::openRecentRequested, this,
         [this](const QString& p) { openPaths({ p }); });
     connect(m_recent, &RecentFiles::changed, this,
@@ -212,7 +240,17 @@ void MainWindow::openPaths(const QStringList& paths)
 {
     if (paths.isEmpty())
         return;
+    if (paths.size() == 1 && isProbeSessionFolder(paths.front().toStdString())) {
+        openProbe(paths.front());
+        return;
+    }
     m_loader->start(paths);
+}
+
+void MainWindow::openProbe(const QString& folder)
+{
+    m_recent->add(folder);
+    m_probe->open(folder);
 }
 
 void MainWindow::reload()
@@ -419,6 +457,10 @@ void MainWindow::showDocks(bool show)
     // the first trace, as the user last arranged them. The Diagnostics dock shows only when it
     // has something to say, so an empty one does not take the timeline's space.
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (dock == m_probe) { // shows with a probe, wherever the window is
+            dock->setVisible(!m_probe->folder().isEmpty());
+            continue;
+        }
         if (dock == m_diagnostics) {
             dock->setVisible(
                 show ? !m_allDiagnostics.empty() : !m_allDiagnostics.empty() && !m_trace);
@@ -479,6 +521,21 @@ void MainWindow::openFileDialog()
     openPaths(files);
 }
 
+void MainWindow::openProbeDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open Probe Results (a dynascope-cli probe folder)"), lastFolder());
+    if (dir.isEmpty())
+        return;
+    if (!isProbeSessionFolder(dir.toStdString())) {
+        QMessageBox::warning(this, tr("Open Probe Results"),
+            tr("%1 has no probe-runs.json: it is not a folder written by dynascope-cli probe.")
+                .arg(dir));
+        return;
+    }
+    openProbe(dir);
+}
+
 void MainWindow::openFolderDialog()
 {
     const QString dir
@@ -525,6 +582,10 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!m_recording->confirmClose()) {
+        event->ignore();
+        return;
+    }
     if (m_options.persistSettings) {
         QSettings s;
         s.setValue(QStringLiteral("mainwindow/geometry"), saveGeometry());

@@ -24,7 +24,9 @@ class CompileSelection;
 class DiagnosticsDock;
 class InspectorView;
 class MainActions;
+class ProbeDock;
 class RecentFiles;
+class RecordingUi;
 class StartPage;
 class TimelineView;
 class TraceLoadController;
@@ -56,6 +58,12 @@ public:
     CompileSelection* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
     DiagnosticsDock* diagnosticsDock() const { return m_diagnostics; }
+    // Recording a run (File > Record a Run…, dynascope --record) and the Probe view.
+    RecordingUi* recording() const { return m_recording; }
+    ProbeDock* probeDock() const { return m_probe; }
+    // Opens a folder written by dynascope-cli probe in the Probe view (openPaths() does this for
+    // a folder that holds probe-runs.json).
+    void openProbe(const QString& folder);
 
     // Payload hashes of the open trace: checked in the background after each load, as the CLI
     // does by default. False while the check runs.
@@ -97,6 +105,7 @@ private:
     void selectNext(int direction, bool (*matches)(const Compile&));
     void openFileDialog();
     void openFolderDialog();
+    void openProbeDialog();
     void openExample();
     void showAbout();
     void updateTitle();
@@ -122,6 +131,8 @@ private:
     InspectorView* m_inspector = nullptr;
     CompileBrowser* m_browser = nullptr;
     DiagnosticsDock* m_diagnostics = nullptr;
+    RecordingUi* m_recording = nullptr;
+    ProbeDock* m_probe = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_loadTime = nullptr;
     QLabel* m_verifying = nullptr;

@@ -60,6 +60,11 @@ StartPage::StartPage(QWidget* parent)
         tr("Every rank's log in a TORCH_TRACE folder  (Ctrl+Shift+O)"), column);
     m_example = new QCommandLinkButton(tr("Open the example trace"),
         tr("A small training run with recompiles, a graph break and a failure"), column);
+    auto* record = new QCommandLinkButton(tr("Record a run…"),
+        tr("Run your program with TORCH_TRACE set and open its trace when it ends  (Ctrl+Shift+R)"),
+        column);
+    record->setObjectName(QStringLiteral("startRecord"));
+    connect(record, &QAbstractButton::clicked, this, &StartPage::recordRequested);
     open->setObjectName(QStringLiteral("startOpenFile"));
     folder->setObjectName(QStringLiteral("startOpenFolder"));
     m_example->setObjectName(QStringLiteral("startOpenExample"));
@@ -69,6 +74,7 @@ StartPage::StartPage(QWidget* parent)
     v->addWidget(open);
     v->addWidget(folder);
     v->addWidget(m_example);
+    v->addWidget(record);
 
     v->addSpacing(16);
     m_recentTitle = sectionTitle(tr("Recent"), column);
@@ -80,14 +86,18 @@ StartPage::StartPage(QWidget* parent)
     v->addSpacing(16);
     v->addWidget(sectionTitle(tr("Make a trace"), column));
     v->addWidget(
-        plainLabel(tr("Run your program with TORCH_TRACE set, then open the folder:"), column));
+        plainLabel(tr("Run your program with TORCH_TRACE set, then open the folder (or let "
+                      "dynascope --record run it):"),
+            column));
     auto* box = new QFrame(column);
     box->setFrameShape(QFrame::StyledPanel);
     box->setAutoFillBackground(true);
     box->setBackgroundRole(QPalette::Base);
     auto* boxLayout = new QVBoxLayout(box);
     auto* code
-        = plainLabel(QStringLiteral("TORCH_TRACE=/tmp/tt python train.py\ndynascope /tmp/tt"), box);
+        = plainLabel(QStringLiteral("TORCH_TRACE=/tmp/tt python train.py\ndynascope /tmp/tt\n\n"
+                                    "dynascope --record -- python train.py"),
+            box);
     code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     code->setTextInteractionFlags(Qt::TextSelectableByMouse);
     code->setWordWrap(false);

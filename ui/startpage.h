@@ -1,5 +1,5 @@
 // StartPage: what the window shows before a trace is open: open a file, open a folder, open the
-// example, recent traces, and the two lines that make a trace.
+// example, record a run, recent traces, and the lines that make a trace.
 #pragma once
 
 #include <QWidget>
@@ -23,6 +23,7 @@ Q_SIGNALS:
     void openFolderRequested();
     void openExampleRequested();
     void openRecentRequested(const QString& path);
+    void recordRequested();
 
 private:
     QCommandLinkButton* m_example;

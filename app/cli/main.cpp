@@ -1,6 +1,7 @@
 // dynascope-cli: summaries, compile reports and exports of TORCH_TRACE logs, from the same core
 // as the app. Exit status: 0 success, 1 usage error, 2 an input could not be read (or the output
 // could not be written).
+#include "app/cli/run_commands.h"
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
 #include "core/load/loader.h"
@@ -53,7 +54,8 @@ Options:
   --version       Show the version
 
 Exit status: 0 on success, 1 on a usage error (an unknown compile id included), 2 when an input
-cannot be read or the output cannot be written.
+cannot be read or the output cannot be written. record exits with the program's status (127: the
+command was not found); probe with 0 once it has run every configuration, whatever they did.
 Diagnostics go to stderr as file:line: message.
 )";
 
@@ -63,7 +65,9 @@ void printUsage(const char* commandHelp)
     if (commandHelp)
         std::cout << commandHelp << kUsageTail;
     else
-        std::cout << "Commands:\n" << kSummaryHelp << kReportHelp << kExportHelp << kUsageTail;
+        std::cout << "Commands:\n"
+                  << kSummaryHelp << kReportHelp << kExportHelp << dynascope::cli::kRecordHelp
+                  << dynascope::cli::kProbeHelp << kUsageTail;
 }
 
 int usageError(const std::string& message)
@@ -336,16 +340,29 @@ int main(int argc, char** argv)
         return usageError("missing command");
     const std::string cmd = args.front();
     const bool helpCommand = cmd == "-h" || cmd == "--help" || cmd == "help";
-    // `help COMMAND` and `COMMAND --help` (anywhere before a lone "--") show one command's help.
+    // `help COMMAND` and `COMMAND --help` (anywhere before a lone "--", and for record and probe
+    // before the program's command) show one command's help.
     const std::string topic = helpCommand ? (args.size() > 1 ? args[1] : "") : cmd;
-    const bool wantsHelp
-        = helpCommand || std::find_if(args.begin() + 1, args.end(), [](const std::string& a) {
-              return a == "-h" || a == "--help";
-          }) != args.end();
+    bool wantsHelp = helpCommand;
+    const bool runsCommand = cmd == "record" || cmd == "probe";
+    for (size_t i = 1; i < args.size() && !wantsHelp; ++i) {
+        if (args[i] == "--")
+            break;
+        if (args[i] == "-h" || args[i] == "--help")
+            wantsHelp = true;
+        else if (runsCommand && !args[i].starts_with("-") && i > 1
+            && (args[i - 1] != "-o" && args[i - 1] != "--output" && args[i - 1] != "--backends"
+                && args[i - 1] != "--steps" && args[i - 1] != "--report"))
+            break; // the program's own words: its --help is its own
+        else if (runsCommand && !args[i].starts_with("-") && i == 1)
+            break;
+    }
     if (wantsHelp) {
         const char* text = topic == "summary" ? kSummaryHelp
             : topic == "report"               ? kReportHelp
             : topic == "export"               ? kExportHelp
+            : topic == "record"               ? dynascope::cli::kRecordHelp
+            : topic == "probe"                ? dynascope::cli::kProbeHelp
                                               : nullptr;
         if (!text && !topic.empty() && !helpCommand)
             return usageError("unknown command '" + topic + "'");
@@ -363,5 +380,9 @@ int main(int argc, char** argv)
         return report(args);
     if (cmd == "export")
         return exportCommand(args);
+    if (cmd == "record")
+        return dynascope::cli::record(args);
+    if (cmd == "probe")
+        return dynascope::cli::probe(args);
     return usageError("unknown command '" + cmd + "'");
 }

@@ -2,6 +2,7 @@
 // headless screenshot mode live in dynascope_ui.
 #include "ui/examplepaths.h"
 #include "ui/mainwindow.h"
+#include "ui/record/recordingui.h"
 #include "ui/screenshotrunner.h"
 #include "ui/timeline/rangesummary.h"
 #include "ui/timeline/timelineview.h"
@@ -10,6 +11,8 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <QTimer>
+
+#include "core/run/run_folder.h"
 
 #include <cstdio>
 #include <string_view>
@@ -82,8 +85,30 @@ int main(int argc, char* argv[])
         QStringLiteral("START:END"));
     const QCommandLineOption exampleOpt(QStringLiteral("example"),
         QStringLiteral("Open the example trace shipped with Dynascope."));
-    parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt });
+    const QCommandLineOption recordOpt(QStringLiteral("record"),
+        QStringLiteral("Run the command given after -- (dynascope --record -- python train.py) "
+                       "with TORCH_TRACE set to a new folder, show the window while it runs and "
+                       "open its trace when it ends. Its output stays in this terminal."));
+    const QCommandLineOption recordDirOpt(QStringLiteral("record-dir"),
+        QStringLiteral("With --record: the trace folder, new or empty (default "
+                       "./dynascope-runs/DATE-TIME)."),
+        QStringLiteral("DIR"));
+    parser.addOptions(
+        { shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt });
     parser.process(app);
+    if (parser.isSet(recordOpt) && (parser.isSet(shotOpt) || parser.isSet(exampleOpt))) {
+        printError(QStringLiteral("--record does not go with --screenshot or --example"));
+        return 1;
+    }
+    if (parser.isSet(recordOpt) && parser.positionalArguments().isEmpty()) {
+        printError(
+            QStringLiteral("--record needs a command: dynascope --record -- python train.py"));
+        return 1;
+    }
+    if (parser.isSet(recordDirOpt) && !parser.isSet(recordOpt)) {
+        printError(QStringLiteral("--record-dir goes with --record"));
+        return 1;
+    }
 
     QSize size;
     if (!parseSize(parser.value(sizeOpt), &size)) {
@@ -92,7 +117,7 @@ int main(int argc, char* argv[])
                        .arg(parser.value(sizeOpt)));
         return 1;
     }
-    QStringList paths = parser.positionalArguments();
+    QStringList paths = parser.isSet(recordOpt) ? QStringList() : parser.positionalArguments();
     if (parser.isSet(exampleOpt)) {
         const QString example = exampleTracePath();
         if (example.isEmpty()) {
@@ -156,5 +181,19 @@ int main(int argc, char* argv[])
     }
     if (!paths.isEmpty())
         window.openPaths(paths);
+    if (parser.isSet(recordOpt)) {
+        RunRequest request;
+        request.argv = parser.positionalArguments();
+        request.folder = parser.isSet(recordDirOpt)
+            ? parser.value(recordDirOpt)
+            : QString::fromStdString(dynascope::run::defaultRunFolder());
+        QString error;
+        if (!window.recording()->start(request, &error)) {
+            printError(error);
+            return error.endsWith(QStringLiteral("command not found")) ? 127 : 1;
+        }
+        std::fprintf(stderr, "dynascope: recording into %s (TORCH_TRACE)\n",
+            qPrintable(window.recording()->controller()->folder()));
+    }
     return app.exec();
 }

@@ -49,7 +49,8 @@ set(skipped "")
 if(CHECK STREQUAL "install")
   file(REMOVE_RECURSE ${PREFIX})
   run(out ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
-  set(expected bin/dynascope-cli share/doc/dynascope/copyright)
+  set(expected bin/dynascope-cli share/doc/dynascope/copyright
+      share/dynascope/python/dynascope_probe.py share/dynascope/python/sitecustomize.py)
   if(GUI)
     list(APPEND expected bin/dynascope share/applications/dynascope.desktop
          share/metainfo/${APP_ID}.metainfo.xml share/mime/packages/dynascope.xml
@@ -77,7 +78,7 @@ elseif(CHECK STREQUAL "cli")
   if(NOT out MATCHES "^Usage: dynascope-cli")
     fail("--help does not start with a usage line:\n${out}")
   endif()
-  foreach(command summary report export)
+  foreach(command summary report export record probe)
     run(out ${bin}/dynascope-cli ${command} --help)
     if(NOT out MATCHES "^Usage: dynascope-cli" OR NOT out MATCHES "\n  ${command} ")
       fail("'${command} --help' does not show that command's usage:\n${out}")
@@ -89,7 +90,21 @@ elseif(CHECK STREQUAL "cli")
       fail("summary of the installed example is not a summary document:\n${out}")
     endif()
   endif()
-  message("dynascope-cli ${VERSION} from ${bin} answers --version, --help and summary")
+  # probe finds its installed Python helper (exit 2 without it) and runs a command per
+  # configuration; /bin/true never calls torch.compile, so the report says nothing was measured.
+  file(REMOVE_RECURSE ${WORK_DIR}/probe)
+  run(out ${bin}/dynascope-cli probe --backends eager -o ${WORK_DIR}/probe -- /bin/true)
+  if(NOT out MATCHES "no configuration measured anything" OR NOT EXISTS ${WORK_DIR}/probe/probe-report.json)
+    fail("probe with the installed helper did not report:\n${out}")
+  endif()
+  # record runs the command with TORCH_TRACE set and exits with its status.
+  file(REMOVE_RECURSE ${WORK_DIR}/record)
+  execute_process(COMMAND ${bin}/dynascope-cli record -o ${WORK_DIR}/record -- /bin/sh -c "exit 3"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 3 OR NOT e MATCHES "exited with status 3")
+    fail("record of 'exit 3' returned ${rc}:\n${o}${e}")
+  endif()
+  message("dynascope-cli ${VERSION} from ${bin} answers --version, --help, summary, record and probe")
 
 elseif(CHECK STREQUAL "gui")
   run(out ${bin}/dynascope --version)

@@ -1,0 +1,53 @@
+// RecordingUi: the main window's recording, wired in one place: File > Record a Run… (the dialog),
+// File > Stop the Run, the Recording page in the centre while no trace is open, the "● live"
+// indicator in the status bar, and opening the trace the follower hands over.
+#pragma once
+
+#include "ui/record/runcontroller.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QStackedWidget;
+class QStatusBar;
+
+namespace dynascope::ui {
+
+class MainActions;
+class MainWindow;
+class RecordingPage;
+class RunIndicator;
+
+class RecordingUi : public QObject {
+    Q_OBJECT
+public:
+    RecordingUi(MainWindow* window, MainActions* actions, QStackedWidget* stack, QStatusBar* bar);
+
+    // Starts recording; false with *error (the window also says why in the status bar).
+    bool start(const RunRequest& request, QString* error);
+    void showDialog();
+    // Asked when the window closes: true when it may close (nothing runs, or the user chose to
+    // stop the program, which then gets SIGINT and, after 3 s, SIGKILL).
+    bool confirmClose();
+
+    RunController* controller() const { return m_run; }
+    RecordingPage* page() const { return m_page; }
+    RunIndicator* indicator() const { return m_indicator; }
+
+private:
+    void onStarted();
+    void onFinished();
+
+    MainWindow* m_window;
+    MainActions* m_actions;
+    QStackedWidget* m_stack;
+    QStatusBar* m_bar;
+    RunController* m_run;
+    RecordingPage* m_page;
+    RunIndicator* m_indicator;
+    QString m_lastCommand, m_lastWorkdir;
+};
+
+} // namespace dynascope::ui
