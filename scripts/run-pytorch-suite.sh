@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The live PyTorch stage: records the scenario suite (tests/scenarios) with a real PyTorch and
 # runs the same assertions as the committed logs get, plus the side-by-side comparison with
-# tlparse, on the fresh logs; then dynascope-cli record and probe of real programs.
+# tlparse and the TORCH_LOGS text of each run against its trace, on the fresh logs; then
+# dynascope-cli record and probe of real programs.
 #
 #   bash scripts/run-pytorch-suite.sh [--torch VERSION] [--keep DIR] [--record-into DIR]
 #
@@ -10,9 +11,9 @@
 #   --record-into DIR  only record (zstd-compressed, the committed layout) into DIR: how
 #                      tests/scenarios/recorded/torch-VERSION is made; no tests
 #
-# The venv is build/pytorch-venv-VERSION, made once and reused (DYNASCOPE_TORCH_VENV overrides
-# the path). torch is installed only from a wheel already on this machine (pip's find-links,
-# /opt/wheels here): `pip install --no-index --no-deps torch==VERSION` first, then its small
+# The venv is build/pytorch-venv-VERSION (/tmp/torch-VERSION for --record-into), made once and
+# reused (DYNASCOPE_TORCH_VENV overrides the path). torch is installed only from a wheel already
+# on this machine (pip's find-links, /opt/wheels here): `pip install --no-index --no-deps torch==VERSION` first, then its small
 # dependencies and tlparse 0.4.3 from the package index. Without a local wheel the stage says
 # "skipped: ..." and exits 0 (it never downloads a multi-GB build); the committed logs are still
 # tested by the normal suite. Needs python3-venv, python3-dev and g++ (for Inductor):
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --torch) version=${2:?--torch needs a version}; shift 2 ;;
     --keep) keep=${2:?--keep needs a folder}; shift 2 ;;
     --record-into) record_only=${2:?--record-into needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run-pytorch-suite: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -39,7 +40,12 @@ command -v python3 >/dev/null || skip "no python3 (scripts/setup-deps.sh --pytor
 python3 -c 'import venv, ensurepip' 2>/dev/null \
   || skip "python3 has no venv/ensurepip (scripts/setup-deps.sh --pytorch installs python3-venv)"
 
-venv=$(realpath -m "${DYNASCOPE_TORCH_VENV:-build/pytorch-venv-$version}")
+# A recording to commit uses a venv at a fixed place, so the paths of PyTorch's files in its
+# logs (stacks, Inductor's config) do not name this checkout; the programs run from a copy in a
+# fixed folder for the same reason (run_suite.py --neutral-paths).
+default_venv=build/pytorch-venv-$version
+[ -n "$record_only" ] && default_venv=/tmp/torch-$version
+venv=$(realpath -m "${DYNASCOPE_TORCH_VENV:-$default_venv}")
 py=$venv/bin/python
 if ! "$py" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$version')" 2>/dev/null; then
   echo "run-pytorch-suite: making $venv"
@@ -64,7 +70,7 @@ echo "run-pytorch-suite: $("$py" -c 'import torch; print("torch", torch.__versio
   && echo "run-pytorch-suite: warning: no g++, Inductor scenarios will fail (setup-deps.sh --pytorch)"
 
 if [ -n "$record_only" ]; then
-  python3 tests/scenarios/run_suite.py --python "$py" --out "$record_only" --zstd --jobs 2
+  python3 tests/scenarios/run_suite.py --python "$py" --out "$record_only" --zstd --jobs 2 --neutral-paths
   exit $?
 fi
 
@@ -76,12 +82,14 @@ python3 tests/scenarios/run_suite.py --python "$py" --out "$out" --jobs 2 || rc=
 echo "run-pytorch-suite: recorded in $((SECONDS - rec_start)) s"
 
 # The same assertions as on the committed logs, and tlparse on the same files.
-if [ ! -x build/bin/tst_scenarios ] || [ ! -x build/bin/tst_tlparse ]; then
+if [ ! -x build/bin/tst_scenarios ] || [ ! -x build/bin/tst_tlparse ] \
+  || [ ! -x build/bin/tst_scenario_logs ]; then
   bash scripts/build.sh
 fi
 export DYNASCOPE_SCENARIOS_DIR=$out DYNASCOPE_TLPARSE=$venv/bin/tlparse
 build/bin/tst_scenarios || rc=1
 build/bin/tst_tlparse || rc=1
+build/bin/tst_scenario_logs || rc=1
 # record and probe of real programs (tests/run/tst_probe_live: about two minutes).
 [ -x build/bin/tst_probe_live ] || bash scripts/build.sh
 DYNASCOPE_TORCH_PYTHON=$py DYNASCOPE_TORCH_VERSION=$version build/bin/tst_probe_live || rc=1

@@ -5,8 +5,13 @@ with TORCH_TRACE and TORCHINDUCTOR_CACHE_DIR set to fresh folders, and lays out 
     OUT/MANIFEST.json                      torch and Python versions, per scenario: seconds, files
     OUT/<name>/facts.json                  what the program knows (programs/scenario_facts.py)
     OUT/<name>/dedicated_log_torch_trace[_rank_N].log[.zst]   the trace (random suffix dropped)
+    OUT/<name>/torch_logs.txt[.zst]        the same run's stdout and stderr, with TORCH_LOGS set
+                                           (what people paste into bug reports; see text_logs())
+    OUT/<name>/terminal_paste.txt          for some scenarios: that text cut and wrapped the way
+                                           a terminal paste is (terminal_paste())
     OUT/<name>/run1/...                    earlier runs of a scenario run several times
-    OUT/_output/<name>.txt                 the program's stdout and stderr (not committed)
+    OUT/<name>/<variant>/...               a variant's run (its own trace, text and facts)
+    OUT/_output/<name>.txt                 every run's stdout and stderr (not committed)
 
     python3 tests/scenarios/run_suite.py --out DIR [--python PY] [--jobs 2] [--only a,b]
                                          [--zstd] [--list]
@@ -14,9 +19,15 @@ with TORCH_TRACE and TORCHINDUCTOR_CACHE_DIR set to fresh folders, and lays out 
 The runner uses only the standard library; PY is the interpreter with torch (default: this
 one). Scenarios are listed in SCENARIOS below: add a program there to add a scenario. A spec's
 keys: program (file in programs/), runs (times to run it with one shared cache dir; the last
-run's trace is the scenario's), env (extra environment), timeout (seconds). Later work extends
-a spec (e.g. a TORCH_LOGS run beside the trace) through `variants`: each variant is run once
-more with its env and its files go to OUT/<name>/<variant>/.
+run's trace is the scenario's), env (extra environment), timeout (seconds), variants (each
+variant is run once more with its env and its files go to OUT/<name>/<variant>/), paste (make
+terminal_paste.txt from the text).
+
+Every run writes its TORCH_TRACE and, in the same process, TORCH_LOGS text to stderr
+(TORCH_LOGS_DEFAULT; a spec's or variant's env may set its own TORCH_LOGS), so the trace and
+the text describe one run and must agree. Programs run from the programs folder by their bare
+file name (launch_command()), so the paths PyTorch logs read `example.py`, not the recording
+machine's folders.
 """
 
 import argparse
@@ -35,22 +46,30 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 
 
-def spec(program, runs=1, env=None, timeout=300, variants=None):
+def spec(program, runs=1, env=None, timeout=300, variants=None, paste=False):
     return {"program": program, "runs": runs, "env": env or {}, "timeout": timeout,
-            "variants": variants or {}}
+            "variants": variants or {}, "paste": paste}
+
+
+# TORCH_LOGS of every run: what bug reports usually carry. A few scenarios also run once with
+# +dynamo (DYNAMO_DEBUG, the `dynamo_debug` variant): Dynamo's own debug log on top.
+TORCH_LOGS_DEFAULT = "graph_breaks,recompiles,guards,dynamic"
+DYNAMO_DEBUG = {"dynamo_debug": {"TORCH_LOGS": "+dynamo," + TORCH_LOGS_DEFAULT}}
+TEXT_NAME = "torch_logs.txt"
 
 
 # name -> spec. One program per situation people debug (see README.md for what each shows).
 SCENARIOS = {
     "clean_mlp": spec("clean_mlp.py"),
-    "graph_break_item": spec("graph_break_item.py"),
+    "graph_break_item": spec("graph_break_item.py", variants=DYNAMO_DEBUG),
     "graph_break_data_dependent": spec("graph_break_data_dependent.py"),
     "graph_break_print": spec("graph_break_print.py"),
     "graph_break_explicit": spec("graph_break_explicit.py"),
     "fullgraph_error": spec("fullgraph_error.py"),
     "graph_break_in_loop": spec("graph_break_in_loop.py"),
-    "dynamic_automatic": spec("dynamic_automatic.py"),
-    "dynamic_false": spec("dynamic_false.py"),
+    "dynamic_automatic": spec("dynamic_automatic.py", variants=DYNAMO_DEBUG),
+    "dynamic_false": spec("dynamic_false.py", variants={
+        "recompiles_verbose": {"TORCH_LOGS": "recompiles_verbose,guards,graph_breaks"}}),
     "dynamic_true": spec("dynamic_true.py"),
     "mark_dynamic": spec("mark_dynamic.py"),
     "backends": spec("backends.py"),
@@ -58,7 +77,7 @@ SCENARIOS = {
     "compiler_disable": spec("compiler_disable.py"),
     "training_backward": spec("training_backward.py"),
     "guard_constant": spec("guard_constant.py"),
-    "guard_dtype": spec("guard_dtype.py"),
+    "guard_dtype": spec("guard_dtype.py", variants=DYNAMO_DEBUG),
     "guard_requires_grad": spec("guard_requires_grad.py"),
     "guard_training_flag": spec("guard_training_flag.py"),
     "guard_global": spec("guard_global.py"),
@@ -67,7 +86,7 @@ SCENARIOS = {
     "transformer_block": spec("transformer_block.py"),
     "warm_cache": spec("warm_cache.py", runs=2),
     "two_ranks_gloo": spec("two_ranks_gloo.py"),
-    "example": spec("example.py"),
+    "example": spec("example.py", paste=True),
 }
 
 TRACE_NAME = re.compile(r"^(dedicated_log_torch_trace(?:_rank_\d+)?)_[a-z0-9_]{8}\.log$")
@@ -79,12 +98,51 @@ def trace_name(name):
     return m.group(1) + ".log" if m else name
 
 
+# Runs the program named by argv[1] as __main__ under that bare name. Python makes a script given
+# on the command line absolute, which put the recording machine's folders into every committed
+# log; runpy would add three runpy frames to every stack. This adds one, `<string>:1`, and keeps
+# a real __main__ module with __file__ so torch.multiprocessing's spawned children find it. The
+# resolved form of each sys.path entry goes to its end: PyTorch names a module in its log prefix
+# relative to a sys.path entry after resolving the module's links, so a venv reached through a
+# link would print absolute paths (spawned children inherit sys.path).
+LAUNCHER = ("import os, sys, types; name = sys.argv[1]; sys.argv = sys.argv[1:]; "
+            "sys.path += [r for r in map(os.path.realpath, sys.path) if r not in sys.path]; "
+            "main = types.ModuleType('__main__'); main.__file__ = name; "
+            "main.__builtins__ = __builtins__; sys.modules['__main__'] = main; "
+            "exec(compile(open(name, encoding='utf-8').read(), name, 'exec'), main.__dict__)")
+
+
+def launch_command(python, program):
+    """The command that runs programs/<program> from the programs folder by its bare name, so
+    the file names in traces and logs read `example.py`."""
+    return [python, "-c", LAUNCHER, os.path.basename(program)]
+
+
+NEUTRAL_PROGRAMS = "/tmp/dynascope-scenarios"
+
+
+def neutral_programs():
+    """For a recording to commit: the programs run from a copy in a fixed folder, so what
+    PyTorch logs about the working folder (Inductor's config holds paths made from it) does not
+    name the recording machine's checkout. scripts/run-pytorch-suite.sh --record-into also puts
+    the venv at the fixed /tmp/torch-VERSION, for the paths of PyTorch's own files."""
+    global PROGRAMS
+    tmp = f"{NEUTRAL_PROGRAMS}.{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(PROGRAMS, tmp, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.rmtree(NEUTRAL_PROGRAMS, ignore_errors=True)
+    os.replace(tmp, NEUTRAL_PROGRAMS)
+    PROGRAMS = NEUTRAL_PROGRAMS
+
+
 def run_program(python, program, work, trace_dir, cache_dir, facts_path, env_extra, timeout,
-                log, run=1):
+                log, run=1, capture=None):
+    """One run; its stdout and stderr go to `capture` (the TORCH_LOGS text) and to `log`."""
     env = dict(os.environ)
     env.update({
         "TORCH_TRACE": trace_dir,
         "TORCHINDUCTOR_CACHE_DIR": cache_dir,
+        "TORCH_LOGS": TORCH_LOGS_DEFAULT,
         "DYNASCOPE_FACTS": facts_path,
         "DYNASCOPE_RUN": str(run),
         "PYTHONHASHSEED": "0",
@@ -94,16 +152,19 @@ def run_program(python, program, work, trace_dir, cache_dir, facts_path, env_ext
         "MKL_NUM_THREADS": "1",
     })
     env.update(env_extra)
+    capture = capture or os.path.join(work, f"output-{run}.txt")
     start = time.monotonic()
-    with open(log, "a") as out:
-        out.write(f"$ TORCH_TRACE={trace_dir} {python} {program}  (run {run})\n")
-        out.flush()
+    with open(capture, "w") as out:
         try:
-            rc = subprocess.run([python, program], cwd=work, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, timeout=timeout).returncode
+            rc = subprocess.run(launch_command(python, program), cwd=PROGRAMS, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
         except subprocess.TimeoutExpired:
             out.write(f"\n(timed out after {timeout} s)\n")
             rc = "timeout"
+    with open(log, "a") as out, open(capture) as text:
+        out.write(f"$ TORCH_TRACE={trace_dir} TORCH_LOGS={env['TORCH_LOGS']} {python} "
+                  f"{os.path.basename(program)}  (run {run})\n")
+        shutil.copyfileobj(text, out)
     return rc, time.monotonic() - start
 
 
@@ -126,6 +187,54 @@ def collect(trace_dir, dest, compress):
     return files
 
 
+def text_logs(capture, dest, compress):
+    """Puts a run's TORCH_LOGS text (its merged stdout and stderr) beside its trace."""
+    target = os.path.join(dest, TEXT_NAME)
+    shutil.copyfile(capture, target)
+    if compress:
+        subprocess.run(["zstd", "-q", "-19", "--rm", "-f", target], check=True)
+        target += ".zst"
+    return os.path.relpath(target, os.path.dirname(dest.rstrip("/")))
+
+
+PASTE_NAME = "terminal_paste.txt"
+PASTE_COLUMNS = 120
+
+
+def terminal_paste(text, columns=PASTE_COLUMNS):
+    """A capture the way it arrives pasted from a terminal into a bug report, made from a real
+    one by a fixed transformation (the parser's tests rely on each step):
+      - the copy starts in the middle: everything before the second compile's first line
+        (`[1/0]`) is gone, and so are the first 3 lines from there (a statement cut at its top);
+      - the program's own lines (warnings, prints) stay;
+      - every line longer than `columns` characters is hard-wrapped at `columns` (what copying
+        from tmux, screen or a fixed-width CI log view does), and trailing spaces are trimmed;
+      - the copy ends in the middle of the last statement: its last 2 lines are gone.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    start = next((i for i, l in enumerate(lines) if "] [1/0]" in l), 0) + 3
+    lines = lines[start:len(lines) - 2]
+    out = []
+    for line in lines:
+        line = line.rstrip(" ")
+        while len(line) > columns:
+            out.append(line[:columns])
+            line = line[columns:]
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def write_terminal_paste(capture, dest):
+    with open(capture, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    target = os.path.join(dest, PASTE_NAME)
+    with open(target, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(terminal_paste(text))
+    return os.path.relpath(target, os.path.dirname(dest.rstrip("/")))
+
+
 def record(name, s, args):
     program = os.path.join(PROGRAMS, s["program"])
     dest = os.path.join(args.out, name)
@@ -133,18 +242,23 @@ def record(name, s, args):
         shutil.rmtree(dest)
     os.makedirs(dest)
     log = os.path.join(args.out, "_output", name + ".txt")
-    result = {"program": os.path.relpath(program, HERE), "runs": []}
+    result = {"program": "programs/" + s["program"], "runs": []}
     with tempfile.TemporaryDirectory(prefix=f"dynascope-{name}-") as tmp:
         cache = os.path.join(tmp, "inductor-cache")  # shared by the runs of one scenario
         for run in range(1, s["runs"] + 1):
             trace = os.path.join(tmp, f"trace{run}")
             os.makedirs(trace)
             last = run == s["runs"]
-            facts = os.path.join(dest if last else os.path.join(dest, f"run{run}"), "facts.json")
+            rdest = dest if last else os.path.join(dest, f"run{run}")
+            facts = os.path.join(rdest, "facts.json")
             os.makedirs(os.path.dirname(facts), exist_ok=True)
+            capture = os.path.join(tmp, f"output-{run}.txt")
             rc, secs = run_program(args.python, program, tmp, trace, cache, facts, s["env"],
-                                   s["timeout"], log, run)
-            files = collect(trace, dest if last else os.path.join(dest, f"run{run}"), args.zstd)
+                                   s["timeout"], log, run, capture)
+            files = collect(trace, rdest, args.zstd)
+            files.append(text_logs(capture, rdest, args.zstd))
+            if last and s["paste"]:
+                files.append(write_terminal_paste(capture, rdest))
             result["runs"].append({"run": run, "exit": rc, "seconds": round(secs, 1),
                                    "files": files})
             if rc != 0:
@@ -154,11 +268,13 @@ def record(name, s, args):
             trace = os.path.join(tmp, f"trace-{variant}")
             os.makedirs(trace)
             os.makedirs(vdest, exist_ok=True)
+            capture = os.path.join(tmp, f"output-{variant}.txt")
             rc, secs = run_program(args.python, program, tmp, trace,
                                    os.path.join(tmp, f"cache-{variant}"),
                                    os.path.join(vdest, "facts.json"), {**s["env"], **venv},
-                                   s["timeout"], log)
+                                   s["timeout"], log, capture=capture)
             files = collect(trace, vdest, args.zstd)
+            files.append(text_logs(capture, vdest, args.zstd))
             result["runs"].append({"variant": variant, "exit": rc, "seconds": round(secs, 1),
                                    "files": files})
     result["ok"] = all(r["exit"] == 0 for r in result["runs"]) and len(
@@ -183,6 +299,8 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated scenario names")
     ap.add_argument("--zstd", action="store_true", help="compress the traces with zstd -19")
     ap.add_argument("--list", action="store_true", help="print the scenario names and exit")
+    ap.add_argument("--neutral-paths", action="store_true",
+                    help=f"run the programs from a copy in {NEUTRAL_PROGRAMS} (neutral_programs)")
     args = ap.parse_args()
     if args.list:
         print("\n".join(SCENARIOS))
@@ -198,6 +316,8 @@ def main():
         args.python = os.path.abspath(args.python)  # programs run in their own folders
     os.makedirs(os.path.join(args.out, "_output"), exist_ok=True)
     version, py = torch_version(args.python)
+    if args.neutral_paths:
+        neutral_programs()
     start = time.monotonic()
     results = {}
     # Longest first keeps both job slots busy to the end.
@@ -220,6 +340,7 @@ def main():
         "python": py,
         "platform": platform.platform(),
         "compressed": args.zstd,
+        "torch_logs": TORCH_LOGS_DEFAULT,
     })
     manifest.setdefault("scenarios", {}).update(results)
     manifest["scenarios"] = dict(sorted(manifest["scenarios"].items()))

@@ -587,6 +587,13 @@ private Q_SLOTS:
         QVERIFY(bundled.open(QIODevice::ReadOnly));
         const QByteArray want = bundled.readAll();
         QCOMPARE(QByteArray(rec->data(), qsizetype(rec->size())), want);
+        // Beside it, the program that wrote it: the trace names it "example.py", so the Source
+        // tab finds it next to the trace.
+        QFile program(QStringLiteral(DYNASCOPE_SOURCE_DIR "/resources/examples/example.py"));
+        QFile original(QStringLiteral(DYNASCOPE_SOURCE_DIR "/tests/scenarios/programs/example.py"));
+        QVERIFY(program.open(QIODevice::ReadOnly) && original.open(QIODevice::ReadOnly));
+        QCOMPARE(program.readAll(), original.readAll());
+        QVERIFY(want.contains("\"example.py\""));
     }
 };
 

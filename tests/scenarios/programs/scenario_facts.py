@@ -7,7 +7,8 @@ end, which adds PyTorch's in-process counters (`torch._dynamo.utils.counters`) a
 writes `facts.json` (the path in DYNASCOPE_FACTS, else facts.json in the working directory).
 
 The schema is documented in tests/scenarios/README.md ("facts.json"); readers check `format` and
-`version`. Keys are plain data: lists, dicts, strings, ints.
+`version`. Keys are plain data: lists, dicts, strings, ints. File names are as Python has them
+(the runner starts programs by their bare name, so `example.py`), the way the trace names them.
 """
 
 import inspect
@@ -26,7 +27,7 @@ def _where(fn):
         code = type(fn).forward.__code__
     return {
         "name": code.co_name,
-        "file": os.path.abspath(code.co_filename),
+        "file": code.co_filename,
         "firstlineno": code.co_firstlineno,
     }
 
@@ -43,7 +44,7 @@ def line_of(fn, text, nth=1):
             seen += 1
             if seen == nth:
                 return {
-                    "file": os.path.abspath(inspect.getsourcefile(target)),
+                    "file": inspect.getsourcefile(target),
                     "line": first + i,
                     "code": line.strip(),
                 }
@@ -57,7 +58,7 @@ class Facts:
             "version": VERSION,
             "scenario": scenario,
             "description": description,
-            "program": os.path.abspath(sys.argv[0]),
+            "program": sys.argv[0],
             "functions": {},  # label -> {name, file, firstlineno}
             "lines": {},  # label -> {file, line, code}
             "calls": [],  # {function, shapes, values}
