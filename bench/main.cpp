@@ -10,6 +10,7 @@
 //   app_first_paint_ms, example_shown_ms  the dynascope app as a child process (see measureApp)
 // Every time is the median of several runs after a warm-up run; the page cache is warm.
 // Figures are printed, never judged: the CTest test only checks that the line is complete.
+#include "bench/bench_logs.h"
 #include "core/io/input_buffer.h"
 #include "core/load/loader.h"
 #include "core/synth/scale_trace.h"
@@ -60,6 +61,7 @@ struct Args {
     bool ui = true;
     bool appTimes = true;
     std::string tlparse; // default: DYNASCOPE_TLPARSE, the live stage's venv, PATH
+    std::string torchLogs; // --torch-logs FILE: the TORCH_LOGS text figures instead
 };
 
 double seconds(Clock::duration d)
@@ -108,7 +110,9 @@ int usage(const char* why)
         "  --runs N      timed runs per figure after one warm-up (default 5, 3 above 256 MB)\n"
         "  --spans N     phase spans the timeline paints (default 1000000)\n"
         "  --tlparse PATH  tlparse to time on the same file (default: $DYNASCOPE_TLPARSE, the\n"
-        "                live stage's build/pytorch-venv-2.13.0, then PATH; none: null)\n",
+        "                live stage's build/pytorch-venv-2.13.0, then PATH; none: null)\n"
+        "  --torch-logs FILE  instead: TORCH_LOGS text reading, FILE (a capture) repeated to\n"
+        "                --size bytes (bench/bench_logs.cpp)\n",
         why);
     return 1;
 }
@@ -150,6 +154,8 @@ std::optional<Args> parse(int argc, char** argv, int& rc)
             a.spans = s;
         } else if (k == "--tlparse") {
             a.tlparse = v;
+        } else if (k == "--torch-logs") {
+            a.torchLogs = v;
         } else if (k == "--app") {
             a.app = v;
         } else {
@@ -455,6 +461,8 @@ int main(int argc, char** argv)
     if (!parsed)
         return rc;
     const Args a = *parsed;
+    if (!a.torchLogs.empty())
+        return dynascope::bench::benchTorchLogs(a.torchLogs, a.size, a.runs);
 
     fs::path dir;
     bool temporary = a.keep.empty();

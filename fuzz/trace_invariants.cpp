@@ -6,6 +6,7 @@
 #include "core/export/trace_subset.h"
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
+#include "core/logs/torch_logs.h"
 #include "core/report/bug_report.h"
 #include "core/report/report.h"
 #include "core/report/report_render.h"
@@ -68,9 +69,15 @@ void Checker::checkFiles()
             fail("file ", fi, ": records ", f.records, " != recordCount ", f.recordCount);
         if (!f.buffer && f.recordCount > 0)
             fail("file ", fi, ": records but no buffer");
-        if (f.buffer && f.decodedBytes != f.buffer->size())
+        // TORCH_LOGS text: the buffer is its statements' text, never longer than the input (and
+        // the newline its last line may lack).
+        const bool text = f.format == TraceFormat::TorchLogs;
+        if (f.buffer && !text && f.decodedBytes != f.buffer->size())
             fail("file ", fi, ": decodedBytes ", f.decodedBytes, " != buffer size ",
                 f.buffer->size());
+        if (f.buffer && text && f.buffer->size() > f.decodedBytes + 1)
+            fail("file ", fi, ": statements' text ", f.buffer->size(), " > the input's ",
+                f.decodedBytes);
     }
     if (next != m_t.records.size())
         fail("files cover ", next, " records of ", m_t.records.size());
@@ -135,17 +142,29 @@ void Checker::checkCompile(const Compile& c, uint32_t i)
         if (k > 0 && c.records[k] <= c.records[k - 1])
             fail("compile ", i, ": records not sorted and unique");
     }
-    if (c.startRecord != kNone
+    const bool text
+        = c.file < m_t.files.size() && m_t.files[c.file].format == TraceFormat::TorchLogs;
+    if (c.startRecord != kNone && !text
         && (!recordOf(c.startRecord, i) || m_t.kindName(c.startRecord) != "dynamo_start"))
         fail("compile ", i, ": startRecord ", c.startRecord, " is not its dynamo_start");
+    // TORCH_LOGS text: a compile starts at its first statement; there are no metrics.
+    if (c.startRecord != kNone && text
+        && (!recordOf(c.startRecord, i) || c.records.empty() || c.records.front() != c.startRecord))
+        fail("compile ", i, ": startRecord ", c.startRecord, " is not its first statement");
+    if (text && c.metricsRecord != kNone)
+        fail("compile ", i, ": metrics in TORCH_LOGS text");
     if (c.metricsRecord != kNone
         && (!recordOf(c.metricsRecord, i)
             || m_t.kindName(c.metricsRecord) != "compilation_metrics"))
         fail("compile ", i, ": metricsRecord ", c.metricsRecord, " is not its metrics");
     if (c.guardsRecord != kNone && !recordOf(c.guardsRecord, i))
         fail("compile ", i, ": guardsRecord ", c.guardsRecord, " is not its record");
-    if ((c.metricsRecord == kNone) != (c.status == CompileStatus::Missing) && !c.failure)
+    if (!text && (c.metricsRecord == kNone) != (c.status == CompileStatus::Missing) && !c.failure)
         fail("compile ", i, ": status ", toString(c.status), " disagrees with metrics");
+    if (text
+        && (c.status == CompileStatus::Missing)
+            != (!c.failure && c.graphBreaks.empty() && c.guardsRecord == kNone))
+        fail("compile ", i, ": status ", toString(c.status), " disagrees with the text");
     for (size_t k = 0; k < c.attempts.size(); ++k) {
         if (!recordOf(c.attempts[k].firstRecord, i))
             fail("compile ", i, ": attempt ", k, " firstRecord out of range");
@@ -265,9 +284,15 @@ void Checker::checkCounts()
     const uint64_t compiles = m_t.compileCount();
     if (compiles > m_t.compiles.size())
         fail("compileCount ", compiles, " > compiles ", m_t.compiles.size());
-    auto starts = m_t.kindCounts.find("dynamo_start");
-    if (compiles != (starts == m_t.kindCounts.end() ? 0 : starts->second))
-        fail("compileCount ", compiles, " != dynamo_start records");
+    // Compiles of TORCH_TRACE files start at their dynamo_start (text has no such records).
+    uint64_t traced = 0, starts = 0;
+    for (const Compile& c : m_t.compiles)
+        traced += c.startRecord != kNone && c.file < m_t.files.size()
+            && m_t.files[c.file].format == TraceFormat::TorchTrace;
+    for (uint32_t r = 0; r < m_t.records.size(); ++r)
+        starts += m_t.kindName(r) == "dynamo_start";
+    if (traced != starts)
+        fail("compileCount ", traced, " of TORCH_TRACE files != dynamo_start records");
     if (m_t.recompileCount() > compiles)
         fail("recompileCount ", m_t.recompileCount(), " > compileCount ", compiles);
     if (m_t.failureCount() > m_t.compiles.size())
@@ -379,7 +404,11 @@ std::string runOne(std::string_view bytes, uint64_t maxDecompressed)
         return {};
     }
     FileBuildInput in { "fuzz.log", buffer, {}, {} };
-    auto trace = buildFile(in);
+    // As the loader does: TORCH_LOGS text goes to core/logs, recognised by content.
+    const bool text = logs::looksLikeTorchLogs(
+        buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20)));
+    auto build = [&] { return text ? logs::buildTorchLogs(in) : buildFile(in); };
+    auto trace = build();
     if (!trace)
         return "buildFile returned null\n";
     std::string out = checkTrace(*trace);
@@ -390,7 +419,7 @@ std::string runOne(std::string_view bytes, uint64_t maxDecompressed)
         return out;
     // The merge the loader does for several ranks: two copies, every index shifted.
     Trace merged;
-    appendTrace(merged, std::move(*buildFile(in)));
+    appendTrace(merged, std::move(*build()));
     appendTrace(merged, std::move(*trace));
     out = checkTrace(merged, false);
     if (!out.empty())

@@ -23,7 +23,8 @@ namespace {
 const char* kSummaryHelp
     = R"(  summary [--json] [--latest] [--no-verify] [--max-decompressed BYTES] PATH...
       Per file, per compile and total counts of a trace (a file, a folder of per-rank files,
-      or .zst/.gz). --json prints the JSON document described in README.md.
+      or .zst/.gz; TORCH_LOGS text too, recognised by content; - reads standard input).
+      --json prints the JSON document described in README.md.
       --latest takes only the newest trace file of a folder; --no-verify skips the payload
       MD5 check. --max-decompressed BYTES refuses a .zst/.gz (or pipe) input that expands past
       BYTES (default 64 GiB).

@@ -219,6 +219,11 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
         file = f;
     }
     const TraceFile& tf = t.files[file];
+    if (tf.format == TraceFormat::TorchLogs) {
+        res.error = "the input is TORCH_LOGS text, which has no TORCH_TRACE records to copy; "
+                    "record the run with TORCH_TRACE=<dir> to export a subset";
+        return res;
+    }
 
     // The records to write, in file order.
     std::vector<uint32_t> records;

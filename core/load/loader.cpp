@@ -2,6 +2,7 @@
 
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
+#include "core/logs/torch_logs.h"
 
 #include <algorithm>
 #include <atomic>
@@ -28,6 +29,10 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
 {
     std::vector<std::string> out;
     for (const auto& p : paths) {
+        if (p == "-") { // standard input (dynascope-cli summary -)
+            out.push_back(p);
+            continue;
+        }
         std::error_code ec;
         auto st = fs::status(p, ec);
         if (ec || !fs::exists(st)) {
@@ -104,7 +109,8 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     unsigned scanThreads = 1; // per file, set below
     auto work = [&](size_t i) {
         std::string error;
-        auto buffer = InputBuffer::open(files[i], options.maxDecompressedBytes, error, scanThreads);
+        auto buffer = InputBuffer::open(files[i] == "-" ? "/dev/stdin" : files[i],
+            options.maxDecompressedBytes, error, scanThreads);
         if (!buffer) {
             openErrors[i].push_back(
                 { Severity::Error, DiagnosticCode::IoError, files[i], 0, "cannot read: " + error });
@@ -124,7 +130,10 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
                                report("indexing");
                            } };
         in.threads = scanThreads;
-        parts[i] = buildFile(in);
+        // TORCH_LOGS text (what bug reports paste) is read by core/logs, recognised by content.
+        const std::string_view head
+            = buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20));
+        parts[i] = logs::looksLikeTorchLogs(head) ? logs::buildTorchLogs(in) : buildFile(in);
         if (!error.empty())
             parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
                 { Severity::Warning, DiagnosticCode::TruncatedRecord, files[i], 0, error });

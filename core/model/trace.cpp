@@ -42,6 +42,11 @@ const char* toString(TimeSource s)
     return "none";
 }
 
+const char* toString(TraceFormat f)
+{
+    return f == TraceFormat::TorchLogs ? "torch_logs" : "torch_trace";
+}
+
 uint32_t Trace::fileOf(uint32_t record) const
 {
     auto it = std::upper_bound(files.begin(), files.end(), record,

@@ -279,8 +279,14 @@ struct Frame {
     uint32_t breakOrigin = kNone; // compile whose graph break resumes here
 };
 
+// What a file is: a TORCH_TRACE (JSON records), or TORCH_LOGS text (core/logs/torch_logs.h:
+// one record per log statement, in a buffer of the statements' text).
+enum class TraceFormat : uint8_t { TorchTrace, TorchLogs };
+const char* toString(TraceFormat f); // "torch_trace", "torch_logs"
+
 struct TraceFile {
     std::string path; // as given
+    TraceFormat format = TraceFormat::TorchTrace;
     std::optional<int64_t> rank; // from envelopes, else from the file name
     uint64_t bytes = 0; // on disk
     uint64_t decodedBytes = 0; // after decompression

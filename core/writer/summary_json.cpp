@@ -94,6 +94,7 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
         const TraceFile& f = t.files[i];
         ordered_json o;
         o["path"] = f.path;
+        o["format"] = toString(f.format);
         o["rank"] = orNull(f.rank);
         o["bytes"] = f.bytes;
         o["decoded_bytes"] = f.decodedBytes;
