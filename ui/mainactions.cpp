@@ -27,6 +27,9 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     open->setShortcut(QKeySequence::Open);
     openFolder = file->addAction(tr("Open &Folder…"));
     openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    pasteLog = file->addAction(tr("&Paste Log"));
+    pasteLog->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+    pasteLog->setToolTip(tr("Open the TORCH_LOGS text (or TORCH_TRACE) on the clipboard"));
     openExample = file->addAction(tr("Open the &Example Trace"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     openProbe = file->addAction(tr("Open &Probe Results…"));

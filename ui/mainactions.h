@@ -39,6 +39,8 @@ public:
     QAction* openProbe = nullptr;
     QAction* recordRun = nullptr;
     QAction* stopRun = nullptr;
+    QAction* pasteLog
+        = nullptr; // File > Paste Log: TORCH_LOGS text (or a trace) from the clipboard
     QAction* reload = nullptr;
     QAction* cancelLoad = nullptr;
     QAction* quit = nullptr;

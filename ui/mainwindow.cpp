@@ -22,10 +22,12 @@
 #include "core/run/probe_session.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -193,6 +195,7 @@ void MainWindow::connectActions()
     connect(m_actions->openFolder, &QAction::triggered, this, &MainWindow::openFolderDialog);
     connect(m_actions->openProbe, &QAction::triggered, this, &MainWindow::openProbeDialog);
     connect(m_actions->openExample, &QAction::triggered, this, &MainWindow::openExample);
+    connect(m_actions->pasteLog, &QAction::triggered, this, &MainWindow::pasteFromClipboard);
     connect(m_actions->reload, &QAction::triggered, this, &MainWindow::reload);
     connect(m_actions->cancelLoad, &QAction::triggered, m_loader, &TraceLoadController::cancel);
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
@@ -222,6 +225,7 @@ void MainWindow::connectActions()
     connect(m_startPage, &StartPage::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(m_startPage, &StartPage::openExampleRequested, this, &MainWindow::openExample);
     connect(m_startPage, &StartPage::recordRequested, m_recording, &RecordingUi::showDialog);
+    connect(m_startPage, &StartPage::pasteRequested, this, &MainWindow::pasteFromClipboard);
     connect(m_startPage, &StartPage::openRecentRequested, this,
         [this](const QString& p) { openPaths({ p }); });
     connect(m_recent, &RecentFiles::changed, this,
@@ -244,6 +248,7 @@ void MainWindow::openPaths(const QStringList& paths)
         openProbe(paths.front());
         return;
     }
+    m_pasting.clear();
     m_loader->start(paths);
 }
 
@@ -253,10 +258,34 @@ void MainWindow::openProbe(const QString& folder)
     m_probe->open(folder);
 }
 
+namespace {
+const char* kPastedName = "pasted text";
+}
+
+void MainWindow::openText(const QByteArray& text)
+{
+    m_pasting = text;
+    m_loader->startText(QString::fromLatin1(kPastedName), text);
+}
+
+void MainWindow::pasteFromClipboard()
+{
+    const QString text = QGuiApplication::clipboard()->text();
+    if (text.trimmed().isEmpty()) {
+        statusBar()->showMessage(tr("The clipboard holds no text to open. Copy the TORCH_LOGS "
+                                    "output (or a TORCH_TRACE log) first."),
+            8000);
+        return;
+    }
+    openText(text.toUtf8());
+}
+
 void MainWindow::reload()
 {
-    if (!m_paths.isEmpty())
-        m_loader->start(m_paths);
+    if (!m_pasted.isEmpty())
+        openText(m_pasted);
+    else if (!m_paths.isEmpty())
+        openPaths(m_paths);
 }
 
 bool MainWindow::isLoading() const
@@ -299,8 +328,9 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
             keep = std::make_pair(c.index, c.id);
         }
         m_paths = outcome.paths;
+        m_pasted = m_pasting; // the text a Reload reads again; empty after opening files
         for (const QString& p : outcome.paths) {
-            if (QFileInfo::exists(p))
+            if (m_pasted.isEmpty() && QFileInfo::exists(p))
                 m_recent->add(p);
         }
         setTrace(outcome.result.trace);
@@ -517,7 +547,8 @@ void MainWindow::updateTitle()
 void MainWindow::openFileDialog()
 {
     const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Trace"), lastFolder(),
-        tr("TORCH_TRACE logs (*.log *.log.zst *.log.gz *.txt *.zst *.gz);;All files (*)"));
+        tr("TORCH_TRACE logs and TORCH_LOGS text (*.log *.log.zst *.log.gz *.txt *.out *.zst "
+           "*.gz);;All files (*)"));
     openPaths(files);
 }
 

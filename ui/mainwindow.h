@@ -43,6 +43,10 @@ public:
     ~MainWindow() override;
 
     void openPaths(const QStringList& paths);
+    // Opens text from memory: File > Paste Log with the clipboard's text (TORCH_LOGS text, or a
+    // TORCH_TRACE), recognised by content. Reload reads the same text again.
+    void openText(const QByteArray& text);
+    void pasteFromClipboard();
     void reload();
     bool isLoading() const;
     const std::shared_ptr<const Trace>& trace() const { return m_trace; }
@@ -113,6 +117,8 @@ private:
     Options m_options;
     std::shared_ptr<const Trace> m_trace;
     QStringList m_paths;
+    QByteArray m_pasted; // the text of a paste being shown or loaded (empty: files)
+    QByteArray m_pasting; // the text of a paste being loaded
     std::vector<Diagnostic> m_allDiagnostics; // the loader's and the payload check's
     bool m_payloadsVerified = false;
     bool m_docksSized = false;

@@ -58,6 +58,10 @@ StartPage::StartPage(QWidget* parent)
         tr("A dedicated_log_torch_trace_*.log, also .zst or .gz  (Ctrl+O)"), column);
     auto* folder = new QCommandLinkButton(tr("Open a trace folder…"),
         tr("Every rank's log in a TORCH_TRACE folder  (Ctrl+Shift+O)"), column);
+    auto* paste = new QCommandLinkButton(tr("Paste a TORCH_LOGS text"),
+        tr("What a bug report shows: TORCH_LOGS=\"graph_breaks,recompiles,guards\" output, "
+           "from the clipboard  (Ctrl+Shift+V)"),
+        column);
     m_example = new QCommandLinkButton(tr("Open the example trace"),
         tr("A small training run with recompiles, a graph break and a failure"), column);
     auto* record = new QCommandLinkButton(tr("Record a run…"),
@@ -68,11 +72,14 @@ StartPage::StartPage(QWidget* parent)
     open->setObjectName(QStringLiteral("startOpenFile"));
     folder->setObjectName(QStringLiteral("startOpenFolder"));
     m_example->setObjectName(QStringLiteral("startOpenExample"));
+    paste->setObjectName(QStringLiteral("startPaste"));
+    connect(paste, &QAbstractButton::clicked, this, &StartPage::pasteRequested);
     connect(open, &QAbstractButton::clicked, this, &StartPage::openFileRequested);
     connect(folder, &QAbstractButton::clicked, this, &StartPage::openFolderRequested);
     connect(m_example, &QAbstractButton::clicked, this, &StartPage::openExampleRequested);
     v->addWidget(open);
     v->addWidget(folder);
+    v->addWidget(paste);
     v->addWidget(m_example);
     v->addWidget(record);
 

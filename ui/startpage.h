@@ -22,6 +22,7 @@ Q_SIGNALS:
     void openFileRequested();
     void openFolderRequested();
     void openExampleRequested();
+    void pasteRequested();
     void openRecentRequested(const QString& path);
     void recordRequested();
 

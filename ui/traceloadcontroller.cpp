@@ -1,5 +1,6 @@
 #include "ui/traceloadcontroller.h"
 
+#include "core/logs/torch_logs.h"
 #include "ui/models/format.h"
 
 #include <atomic>
@@ -65,6 +66,24 @@ quint64 TraceLoadController::start(const QStringList& paths)
     m_poll.start();
     Q_EMIT started(job, paths);
     Q_EMIT progress(job, 0.0, tr("starting"));
+    return job;
+}
+
+quint64 TraceLoadController::startText(const QString& name, const QByteArray& bytes)
+{
+    if (m_jobs.isRunning())
+        Q_EMIT cancelled(m_jobs.currentJob());
+    m_state = std::make_shared<ProgressState>();
+    m_clock.start();
+    const QStringList paths { name };
+    const quint64 job = m_jobs.start<LoadResult>(
+        [name = name.toStdString(), bytes](std::stop_token) {
+            return logs::loadText(name, std::string_view(bytes.constData(), size_t(bytes.size())));
+        },
+        [this, paths](JobOutcome<LoadResult> outcome) { onWorkerDone(paths, std::move(outcome)); });
+    m_poll.start();
+    Q_EMIT started(job, paths);
+    Q_EMIT progress(job, 0.0, tr("reading"));
     return job;
 }
 

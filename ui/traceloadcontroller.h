@@ -35,6 +35,8 @@ public:
 
     // Starts loading; a load in flight is cancelled and its result will be dropped.
     quint64 start(const QStringList& paths);
+    // Starts loading text from memory (a paste), recognised by content; `name` stands for it.
+    quint64 startText(const QString& name, const QByteArray& bytes);
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }
     quint64 currentJob() const { return m_jobs.currentJob(); }

@@ -1,11 +1,14 @@
 #include "ui/inspector/rawview.h"
 
+#include "core/logs/log_line.h"
 #include "ui/inspector/codeviewer.h"
 #include "ui/models/format.h"
 
 #include <QLabel>
+
 #include <QLocale>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace dynascope::ui {
 
@@ -42,6 +45,15 @@ QString RawView::rawText(const Trace& t, uint32_t r)
         return {};
     const std::string_view h = t.header(r);
     QString out = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size()));
+    if (t.files[t.fileOf(r)].format == TraceFormat::TorchLogs) {
+        // A TORCH_LOGS statement: its lines as the text had them, each with the prefix.
+        const auto l = logs::parseLogLine(h);
+        const QString prefix = qs(std::string(h.substr(0, l ? l->prefixEnd : 0)));
+        if (t.records[r].payloadLength > 0)
+            for (const QString& line : qs(t.payload(r)).split(QLatin1Char('\n')))
+                out += QLatin1Char('\n') + prefix + QLatin1Char(' ') + line;
+        return out;
+    }
     if (t.records[r].payloadLength > 0 || t.records[r].hasPayload()) {
         const QStringList lines = qs(t.payload(r)).split(QLatin1Char('\n'));
         for (const QString& l : lines)
@@ -65,7 +77,14 @@ void RawView::showRecord(uint32_t r)
     const uint32_t f = t.fileOf(r);
     const QString file = f < t.files.size() ? qs(t.files[f].path) : QString();
     QString hash;
-    if (!(rec.flags & kHasPayloadHash))
+    const bool text = f < t.files.size() && t.files[f].format == TraceFormat::TorchLogs;
+    if (text) {
+        const std::string p = t.payload(r);
+        const uint64_t lines
+            = 1 + (rec.payloadLength ? uint64_t(std::count(p.begin(), p.end(), '\n')) + 1 : 0);
+        hash = tr("a TORCH_LOGS statement (%1, shown with their prefixes)")
+                   .arg(plural(lines, tr("line"), tr("lines")));
+    } else if (!(rec.flags & kHasPayloadHash))
         hash = tr("no payload hash declared");
     else if (t.payloadHashMatches(r))
         hash = tr("MD5 ✓ the payload matches its has_payload hash");
@@ -75,7 +94,9 @@ void RawView::showRecord(uint32_t r)
     QStringList notes;
     if (rec.flags & kBadJson)
         notes << tr("the header JSON does not parse");
-    if (rec.flags & kTruncated)
+    if ((rec.flags & kTruncated) && text)
+        notes << tr("a line of it ends where the paste cut it");
+    else if (rec.flags & kTruncated)
         notes << tr("the file ends inside this record");
     m_info->setText(file + QLatin1Char(':') + QString::number(rec.line) + QStringLiteral(" · ")
         + qs(t.kindName(r)) + QStringLiteral(" · ")

@@ -5,6 +5,7 @@
 
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -146,7 +147,12 @@ void SourceTab::load()
         return;
     }
     const QString where = m_file + QLatin1Char(':') + QString::number(m_line);
-    m_resolved = resolveSourcePath(m_file, m_remaps);
+    QStringList folders;
+    if (m_trace)
+        for (const TraceFile& f : m_trace->files)
+            if (const QString d = QFileInfo(qs(f.path)).absolutePath(); !folders.contains(d))
+                folders << d;
+    m_resolved = resolveSourcePath(m_file, m_remaps, folders);
     if (!m_resolved.isEmpty()) {
         QFile f(m_resolved);
         if (f.size() <= kMaxSourceBytes && f.open(QIODevice::ReadOnly)) {
@@ -156,12 +162,15 @@ void SourceTab::load()
             m_viewer->setContent(text, PayloadLanguage::Python);
             m_viewer->highlightLine(m_line);
             m_origin = Origin::LocalFile;
-            m_status->setText(m_resolved == m_file ? tr("%1, line %2").arg(m_resolved).arg(m_line)
-                                                   : tr("%1, line %2 (the trace's %3, remapped)")
-                                                         .arg(m_resolved)
-                                                         .arg(m_line)
-                                                         .arg(m_file));
-            m_remapRow->setVisible(m_resolved != m_file);
+            // Found as named, or a relative name found beside the trace: not a remapping.
+            const bool asNamed = m_resolved == m_file
+                || (QDir::isRelativePath(m_file) && m_resolved.endsWith(QLatin1Char('/') + m_file));
+            m_status->setText(asNamed ? tr("%1, line %2").arg(m_resolved).arg(m_line)
+                                      : tr("%1, line %2 (the trace's %3, remapped)")
+                                            .arg(m_resolved)
+                                            .arg(m_line)
+                                            .arg(m_file));
+            m_remapRow->setVisible(!asNamed);
             return;
         }
         m_resolved.clear();

@@ -186,17 +186,31 @@ void SummaryTab::showCompile(uint32_t ci)
         addRow(tr("Trace"), baseName(f.path) + tr(", line ") + line, false,
             qs(f.path) + QLatin1Char(':') + line);
     }
-    if (c.timeSource != TimeSource::None) {
+    // TORCH_LOGS text: times are the prefixes' local wall time, zone and year unknown; a
+    // compile's time spans its log statements; no metrics, no phases.
+    const bool text = c.file < t.files.size() && t.files[c.file].format == TraceFormat::TorchLogs;
+    if (c.timeSource != TimeSource::None && text) {
+        QString started = formatDateTime(c.startUs, 0);
+        if (const qsizetype utc = started.lastIndexOf(QStringLiteral(" UTC")); utc > 0)
+            started.truncate(utc);
+        addRow(tr("Started"), started + tr(" (local time; the text names no zone)"));
+        addRow(tr("Duration"),
+            formatDuration(c.durationUs()) + tr(" (its first to last log statement)"));
+    } else if (c.timeSource != TimeSource::None) {
         // "2025-07-18 15:30:06.098 UTC-07:00" wraps before the zone when the pane is narrow.
         addRow(tr("Started"), formatDateTime(c.startUs, tz));
         addRow(tr("Duration"), formatDuration(c.durationUs()));
+    } else if (text) {
+        addRow(tr("Duration"), tr("not in the text (its statements share one time)"));
     }
     if (c.attempts.size() > 1)
         addRow(tr("Attempts"), QString::number(c.attempts.size()));
 
     // Time by phase (the report's groups), longest first, with its share of the compile.
     const auto phases = phaseTotals(c);
-    if (!phases.empty()) {
+    if (text) {
+        addRow(tr("Time by phase"), tr("not in TORCH_LOGS text"));
+    } else if (!phases.empty()) {
         QStringList lines;
         const double total = std::max(c.durationUs(), 1.0);
         for (const auto& [group, us] : phases)
@@ -249,7 +263,10 @@ void SummaryTab::showCompile(uint32_t ci)
 
     const std::string_view mj = c.metricsJson;
     m_metrics->setTzOffsetMinutes(tz);
-    m_metrics->setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())));
+    m_metrics->setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())),
+        text ? tr("TORCH_LOGS text carries no compilation_metrics; record the run with "
+                  "TORCH_TRACE=<dir> for them")
+             : QString());
     m_metricsProxy->setFilterFixedString(m_metricsFilter->text());
 }
 

@@ -507,6 +507,9 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
             reason = reason.mid(20);
         const qsizetype nl = reason.indexOf(QLatin1Char('\n'));
         w.text(QStringLiteral(": "));
+        if (reason.isEmpty() && g.record < t.records.size()
+            && t.files[t.fileOf(g.record)].format == TraceFormat::TorchLogs)
+            w.dim(tr("(its reason is not in the text: the paste starts inside this message) "));
         if (!g.details.empty()) {
             writeBreakDetails(w, g.details, !g.operation.empty() ? qs(g.operation) : QString());
             if (g.skipsFrame) {
@@ -637,7 +640,13 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     if (!said) {
         w.heading(st.glyph + QLatin1Char(' ') + tr("No surprises"));
         const bool only = why.frameCompiles.size() <= 1;
-        if (c.status == CompileStatus::Missing)
+        const bool text
+            = c.file < t.files.size() && t.files[c.file].format == TraceFormat::TorchLogs;
+        if (c.status == CompileStatus::Missing && text)
+            w.text(tr("The text does not say how this compile ended: it logged no guards, graph "
+                      "break or failure for it (TORCH_LOGS without \"guards\", a failure PyTorch "
+                      "did not log, or the text is cut)."));
+        else if (c.status == CompileStatus::Missing)
             w.text(tr("The compile did not finish: no compilation_metrics were logged (the "
                       "process died mid-compile or the log is cut)."));
         else if (c.status == CompileStatus::Empty)

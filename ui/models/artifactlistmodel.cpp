@@ -1,5 +1,7 @@
 #include "ui/models/artifactlistmodel.h"
 
+#include "core/logs/log_line.h"
+
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
 #include "ui/plaintooltip.h"
@@ -71,13 +73,29 @@ void ArtifactListModel::setCompile(std::shared_ptr<const Trace> trace, uint32_t 
         for (uint32_t r : t.compiles[compile].records) {
             const Record& rec = t.records[r];
             const std::string& kind = t.kindName(r);
-            if (!isListed(kind, rec.hasPayload()))
+            // TORCH_LOGS text: every statement is the log's own, and listed.
+            const bool text = t.files[t.fileOf(r)].format == TraceFormat::TorchLogs;
+            if (!text && !isListed(kind, rec.hasPayload()))
                 continue;
             Row row;
             row.record = r;
             row.kind = qs(kind);
             row.name = row.kind;
-            row.metadataOnly = !rec.hasPayload();
+            row.metadataOnly = !rec.hasPayload() && !text;
+            row.statement = text;
+            if (text) {
+                // Named by its first words: "Recompiling function scale in example.py:36".
+                const auto l = logs::parseLogLine(t.header(r));
+                std::string_view first = l ? l->message : std::string_view();
+                if (first.empty() && rec.payloadLength) {
+                    const std::string p = t.payload(r);
+                    row.name = qs(p.substr(0, std::min<size_t>(p.find('\n'), 100)));
+                } else {
+                    row.name = qs(std::string(first.substr(0, 100)));
+                }
+                if (row.name.isEmpty())
+                    row.name = row.kind;
+            }
             bool json = false;
             if (kind == "artifact" || kind == "link" || kind == "dump_file") {
                 const std::string_view h = t.headerJson(r);
@@ -123,6 +141,12 @@ QString ArtifactListModel::documentText(const Trace& t, const Row& row)
         return prettyJson(QByteArray(h.data(), static_cast<qsizetype>(h.size())));
     }
     const std::string p = t.payload(row.record);
+    if (t.files[t.fileOf(row.record)].format == TraceFormat::TorchLogs) {
+        // The statement's message: its first line (after the prefix) and the others.
+        const auto l = logs::parseLogLine(t.header(row.record));
+        const std::string first = l ? std::string(l->message) : std::string(t.header(row.record));
+        return qs(t.records[row.record].payloadLength ? first + "\n" + p : first);
+    }
     if (row.language == PayloadLanguage::Json)
         return prettyJson(QByteArray::fromStdString(p));
     return qs(p);
@@ -158,9 +182,10 @@ QVariant ArtifactListModel::dataFor(const QModelIndex& index, int role) const
         case KindColumn:
             return r->kind;
         case SizeColumn:
-            return QLocale::system().formattedDataSize(
-                r->metadataOnly ? rec.headerLength : rec.payloadLength, 1,
-                QLocale::DataSizeTraditionalFormat);
+            return QLocale::system().formattedDataSize(r->metadataOnly || r->statement
+                    ? rec.headerLength + (r->statement ? rec.payloadLength : 0)
+                    : rec.payloadLength,
+                1, QLocale::DataSizeTraditionalFormat);
         case LineColumn:
             return static_cast<qulonglong>(rec.line);
         }

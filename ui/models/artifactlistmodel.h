@@ -26,6 +26,7 @@ public:
         QString kind;
         PayloadLanguage language = PayloadLanguage::Plain;
         bool metadataOnly = false; // no payload: the header JSON is the document
+        bool statement = false; // a TORCH_LOGS statement: its message is the document
     };
 
     explicit ArtifactListModel(QObject* parent = nullptr);

@@ -22,6 +22,7 @@ template <typename T> void addTo(T& t, const Compile& c)
 {
     ++t.byStatus[static_cast<size_t>(c.status)];
     t.durationUs += c.durationUs();
+    t.timed = t.timed || c.timeSource != TimeSource::None;
     t.graphBreaks += c.graphBreakCount();
     t.recompiles += c.isRecompile() ? 1 : 0;
     ++t.compiles;
@@ -514,7 +515,7 @@ QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
         break;
     case DurationColumn:
         if (role == Qt::DisplayRole)
-            return formatDuration(t.durationUs);
+            return t.timed ? formatDuration(t.durationUs) : QStringLiteral("–");
         if (role == SortRole)
             return t.durationUs;
         if (role == Qt::ToolTipRole)
@@ -564,7 +565,7 @@ QVariant CompileTreeModel::rankData(const Node& n, int column, int role) const
         break;
     case DurationColumn:
         if (role == Qt::DisplayRole)
-            return formatDuration(t.durationUs);
+            return t.timed ? formatDuration(t.durationUs) : QStringLiteral("–");
         if (role == SortRole)
             return t.durationUs;
         break;

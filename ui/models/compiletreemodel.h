@@ -83,6 +83,7 @@ private:
     struct Totals { // aggregates of rank and frame rows, over the matching compiles
         int byStatus[5] = {};
         double durationUs = 0;
+        bool timed = false; // some compile under it has a time ("–" otherwise, not "0 µs")
         uint64_t graphBreaks = 0, recompiles = 0, compiles = 0, allCompiles = 0;
     };
     void computeTotals();

@@ -125,7 +125,7 @@ int MetricsModel::add(int parent, const QString& key, const QJsonValue& value)
     return n;
 }
 
-void MetricsModel::setMetricsJson(const QByteArray& json)
+void MetricsModel::setMetricsJson(const QByteArray& json, const QString& absent)
 {
     beginResetModel();
     clearNodes();
@@ -140,8 +140,9 @@ void MetricsModel::setMetricsJson(const QByteArray& json)
     }
     if (obj.isEmpty()) {
         add(-1, tr("(none)"),
-            json.isEmpty() ? QJsonValue(
-                tr("no compilation_metrics: the compile did not finish or the log is cut"))
+            json.isEmpty() ? QJsonValue(absent.isEmpty()
+                    ? tr("no compilation_metrics: the compile did not finish or the log is cut")
+                    : absent)
                            : QJsonValue(QString::fromUtf8(json)));
     } else {
         QStringList nulls;

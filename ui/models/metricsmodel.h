@@ -23,7 +23,9 @@ public:
     explicit MetricsModel(QObject* parent = nullptr);
 
     // The compilation_metrics object as logged; empty or unparsable text gives one message row.
-    void setMetricsJson(const QByteArray& json);
+    // `absent` is what the "(none)" row says when json is empty (default: the compile did not
+    // finish or the log is cut).
+    void setMetricsJson(const QByteArray& json, const QString& absent = {});
     // The value shown for a top-level key, empty when absent (for tests and the summary).
     QString valueOf(const QString& key) const;
     // A number as its field name says it should read ("0.009149" for "..._time_s" -> "9.15 ms",

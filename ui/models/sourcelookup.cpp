@@ -11,7 +11,8 @@
 
 namespace dynascope::ui {
 
-QString resolveSourcePath(const QString& path, const QList<SourceRemap>& remaps)
+QString resolveSourcePath(
+    const QString& path, const QList<SourceRemap>& remaps, const QStringList& traceFolders)
 {
     if (path.isEmpty())
         return {};
@@ -21,6 +22,10 @@ QString resolveSourcePath(const QString& path, const QList<SourceRemap>& remaps)
     };
     if (isFile(path))
         return path;
+    if (QDir::isRelativePath(path))
+        for (const QString& folder : traceFolders)
+            if (const QString p = QDir(folder).filePath(path); isFile(p))
+                return p;
     QList<SourceRemap> sorted = remaps;
     std::stable_sort(sorted.begin(), sorted.end(),
         [](const SourceRemap& a, const SourceRemap& b) { return a.from.size() > b.from.size(); });

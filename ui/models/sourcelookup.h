@@ -22,9 +22,12 @@ struct SourceRemap {
     bool operator==(const SourceRemap&) const = default;
 };
 
-// The existing local file for `path`: the path itself, else the first remap (longest prefix
-// first) whose substituted path exists; empty when none does.
-QString resolveSourcePath(const QString& path, const QList<SourceRemap>& remaps);
+// The existing local file for `path`: the path itself, else (a relative path, as a program run by
+// its bare name logs it: "example.py") the path in one of `traceFolders`, the folders of the
+// trace's files, else the first remap (longest prefix first) whose substituted path exists;
+// empty when none does.
+QString resolveSourcePath(
+    const QString& path, const QList<SourceRemap>& remaps, const QStringList& traceFolders = {});
 QList<SourceRemap> loadSourceRemaps(); // QSettings "source/remaps"
 void saveSourceRemaps(const QList<SourceRemap>& remaps);
 
