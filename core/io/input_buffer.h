@@ -46,9 +46,6 @@ public:
     std::string_view view() const { return { m_data, m_size }; }
     uint64_t fileBytes() const { return m_fileBytes; }
     Compression compression() const { return m_compression; }
-    // Whether bytes [offset, offset+len+kPadding) are readable (always, now that files are read
-    // rather than mapped; kept for the loader's check).
-    bool paddedAt(size_t offset, size_t len) const { return offset + len + kPadding <= m_readable; }
 
     static Compression sniff(std::string_view head);
 

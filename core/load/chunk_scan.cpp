@@ -89,6 +89,7 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
     out.chromium.clear();
     out.events.clear();
     out.kinds.clear();
+    out.kindIndex.clear();
     out.lines = 0;
     out.lastTerminated = true;
     const char* base = buffer.data();
@@ -155,23 +156,18 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
             if (lineEnd < buffer.size() && base[lineEnd] == '\r')
                 r.flags |= kCrlf;
         }
+        // The buffer has InputBuffer::kPadding bytes after its end, as simdjson needs, so the
+        // JSON is parsed where it lies and the envelope's views point into the buffer.
         std::string_view json = text.substr(prefix->jsonOffset);
-        if (!buffer.paddedAt(line.offset + prefix->jsonOffset, json.size())) {
-            h.paddedCopy = std::make_unique<std::string>(json);
-            h.paddedCopy->append(InputBuffer::kPadding, '\0');
-            json = std::string_view(h.paddedCopy->data(), json.size());
-        }
-        h.jsonBase = json.data();
-        h.jsonOffset = line.offset + prefix->jsonOffset;
         if (!m_envelope.parse(json, h.env, h.error)) {
             r.flags |= kBadJson;
         } else {
             if (!h.env.hasPayload.empty())
                 r.flags |= kHasPayloadHash;
             h.env.hasPayload = {};
-            auto known = std::find(out.kinds.begin(), out.kinds.end(), h.env.kind);
-            if (known == out.kinds.end())
-                known = out.kinds.emplace(out.kinds.end(), h.env.kind);
+            auto known = out.kindIndex.find(h.env.kind);
+            if (known == out.kindIndex.end())
+                known = out.kindIndex.insert(out.kinds.emplace_back(h.env.kind)).first;
             h.env.kind = *known;
         }
         ScanEvent ev;

@@ -16,6 +16,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace dynascope {
@@ -29,9 +31,6 @@ struct ScannedHeader {
     // is cleared (record.flags says whether there was one).
     Envelope env;
     std::string error; // why the header JSON does not parse
-    uint64_t jsonOffset = 0; // buffer offset of the header JSON
-    const char* jsonBase = nullptr; // the JSON text the envelope's views point into
-    std::unique_ptr<std::string> paddedCopy; // that text when the buffer has no padding after it
     int32_t chromium = -1; // a chromium_event: its payload in ScannedChunk::chromium
 };
 
@@ -59,6 +58,7 @@ struct ScannedChunk {
     std::vector<ScannedHeader> headers;
     std::vector<ScannedChromium> chromium;
     std::deque<std::string> kinds; // the chunk's distinct kinds (stable addresses)
+    std::unordered_set<std::string_view> kindIndex; // views of `kinds`, for one lookup a header
     std::vector<ScanEvent> events; // in line order
     uint64_t lines = 0; // lines in the chunk, blank ones included
     bool lastTerminated = true; // its last line ends with '\n'

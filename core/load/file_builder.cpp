@@ -19,7 +19,10 @@
 #include "core/analysis/recompile_linker.h"
 #include "core/analysis/status.h"
 #include "core/io/input_buffer.h"
+#include "core/load/chunk_pipeline.h"
 #include "core/load/chunk_scan.h"
+#include "core/load/compile_links.h"
+#include "core/load/kind_names.h"
 #include "core/parse/envelope.h"
 #include "core/util/json_dom.h"
 
@@ -27,10 +30,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <map>
-#include <mutex>
-#include <thread>
 #include <unordered_map>
 
 namespace dynascope {
@@ -89,7 +89,6 @@ private:
     {
         m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
     }
-    uint16_t internKind(std::string_view kind);
     void header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineBase);
     void badPrefix(const ScanEvent& ev, uint64_t lineBase);
     void finishRecord();
@@ -110,7 +109,6 @@ private:
     void buildSpans();
     void computeTimes();
     void buildFrames();
-    void linkGraphBreaks();
     void linkRecompiles();
 
     const FileBuildInput& m_in;
@@ -118,11 +116,7 @@ private:
     ChunkScanner m_scanner;
     ScannedChromium* m_openChromium = nullptr; // the open record's payload, when chromium
     simdjson::dom::parser m_dom;
-    struct StringHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
-    };
-    std::unordered_map<std::string, uint16_t, StringHash, std::equal_to<>> m_kindIds;
+    KindNames m_kinds { m_trace->kindNames };
     // Records per kind id, and bad headers; turned into Trace::kindCounts by finish().
     std::vector<uint64_t> m_kindCount;
     uint64_t m_badHeaderCount = 0;
@@ -131,8 +125,6 @@ private:
     uint32_t m_open = kNone;
     Envelope m_env;
     bool m_envOk = false;
-    const char* m_jsonBase = nullptr; // the header JSON as parsed (buffer or a padded copy)
-    uint64_t m_jsonOffset = 0; // where that JSON is in the buffer
 
     std::map<IdKey, KeyState> m_keys;
     KeyState m_anyKey; // id-less chromium events
@@ -143,7 +135,6 @@ private:
     std::vector<std::vector<GraphBreak>> m_artifactBreaks;
     std::vector<std::vector<std::string>> m_reasonTexts;
     std::vector<std::string> m_errorText;
-    std::vector<uint32_t> m_orphans; // records with a compile id but no compile
     struct Unstarted {
         uint32_t compile;
         uint64_t line;
@@ -155,19 +146,8 @@ private:
     bool m_calibrated = false;
     std::vector<bool> m_unknownIndexReported;
     uint64_t m_lastProgress = 0;
+    bool m_full = false; // the record limit was reached: the rest is not read
 };
-
-uint16_t Builder::internKind(std::string_view kind)
-{
-    auto it = m_kindIds.find(kind); // heterogeneous: no std::string per record
-    if (it != m_kindIds.end())
-        return it->second;
-    uint16_t id = static_cast<uint16_t>(std::min<size_t>(m_trace->kindNames.size(), 0xfffe));
-    if (id == m_trace->kindNames.size())
-        m_trace->kindNames.emplace_back(kind);
-    m_kindIds.emplace(std::string(kind), id);
-    return id;
-}
 
 bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
 {
@@ -194,21 +174,28 @@ void Builder::header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineB
     finishRecord();
     Record r = scanned.record;
     const uint64_t lineNumber = lineBase + r.line;
+    if (m_trace->records.size() >= m_in.maxRecords) {
+        // Record indices are 32-bit (kMaxIndex): the rest of the file is not read.
+        m_full = true;
+        diag(Severity::Error, DiagnosticCode::Other, lineNumber,
+            "the file holds more than " + std::to_string(m_in.maxRecords)
+                + " records, more than Dynascope indexes; the rest of the file (from this line) "
+                  "is not read");
+        return;
+    }
     r.line = static_cast<uint32_t>(std::min<uint64_t>(lineNumber, 0xffffffffu));
     m_env = scanned.env;
     m_envOk = !(r.flags & kBadJson);
-    m_jsonBase = scanned.jsonBase;
-    m_jsonOffset = scanned.jsonOffset;
     m_openChromium = scanned.chromium >= 0 ? &chunk.chromium[size_t(scanned.chromium)] : nullptr;
     uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
     if (!m_envOk) {
-        r.kind = internKind("(bad header)");
+        r.kind = m_kinds.intern("(bad header)");
         ++file().badLines;
         diag(Severity::Warning, DiagnosticCode::BadJson, lineNumber,
             "header JSON does not parse (" + scanned.error
                 + "); the record is kept without its fields");
     } else {
-        r.kind = internKind(m_env.kind);
+        r.kind = m_kinds.intern(m_env.kind);
         if (m_env.rank && !m_rank)
             m_rank = m_env.rank;
     }
@@ -255,10 +242,8 @@ uint32_t Builder::startCompile(uint32_t idx)
 void Builder::attach(uint32_t idx, uint32_t c)
 {
     m_trace->records[idx].compile = c;
-    if (c == kNone) {
-        m_orphans.push_back(idx);
-        return;
-    }
+    if (c == kNone)
+        return; // a record with no compile (string table, global records)
     m_trace->compiles[c].records.push_back(idx);
     // A recompile_reasons artifact waits for its compile's dynamo_start; its reasons were read
     // when it arrived and join the compile now.
@@ -429,7 +414,6 @@ void Builder::process(uint32_t idx)
                 strings[static_cast<size_t>(index)] = std::string(path);
             }
         }
-        m_orphans.push_back(idx);
         return;
     }
     if (kind == "chromium_event") {
@@ -445,8 +429,6 @@ void Builder::process(uint32_t idx)
     }
     bool global = !m_env.hasCompileId() && kind != "dynamo_start";
     uint32_t c = global ? kNone : assign(idx, preStart);
-    if (global)
-        m_orphans.push_back(idx);
     if (c != kNone) {
         Compile& comp = m_trace->compiles[c];
         int64_t attempt = m_env.attempt.value_or(0);
@@ -507,8 +489,9 @@ void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
     Compile& comp = m_trace->compiles[c];
     comp.metricsRecord = idx;
     m_finished[c] = true;
+    // The envelope's views point into the buffer (chunk_scan.cpp parses the JSON in place).
     comp.metricsJson = BufferText(m_in.buffer,
-        m_jsonOffset + static_cast<uint64_t>(m_env.metadata.data() - m_jsonBase),
+        static_cast<uint64_t>(m_env.metadata.data() - m_in.buffer->data()),
         static_cast<uint32_t>(m_env.metadata.size()));
     if (auto s = json::str(m, "co_name"))
         comp.coName = std::string(*s);
@@ -699,11 +682,8 @@ void Builder::buildSpans()
             // A B event whose id matched no compile goes where its E is: the span names its
             // records, and they must be records of the compile that holds it
             // (tst_hostile::spanRecordsBelongToTheirCompile; found by fuzz_replay).
-            if (b && c != kNone) {
-                m_orphans.erase(
-                    std::remove(m_orphans.begin(), m_orphans.end(), b->record), m_orphans.end());
+            if (b && c != kNone)
                 attach(b->record, c);
-            }
         }
         if (b && e && recs[e->record].compile != c) {
             // The E event belongs where its B event is.
@@ -711,9 +691,6 @@ void Builder::buildSpans()
             if (old != kNone) {
                 auto& v = compiles[old].records;
                 v.erase(std::remove(v.begin(), v.end(), e->record), v.end());
-            } else {
-                m_orphans.erase(
-                    std::remove(m_orphans.begin(), m_orphans.end(), e->record), m_orphans.end());
             }
             attach(e->record, c);
         }
@@ -886,64 +863,6 @@ void Builder::buildFrames()
     }
 }
 
-// Graph breaks: artifacts when the compile has any, otherwise restart_reasons entries; each
-// linked to the frame PyTorch compiles for the code after the break,
-// torch_dynamo_resume_in_<fn>_at_<line>.
-void Builder::linkGraphBreaks()
-{
-    auto& t = *m_trace;
-    std::vector<bool> claimed(t.frames.size(), false);
-    for (auto& comp : t.compiles) {
-        if (!m_artifactBreaks[comp.index].empty()) {
-            comp.graphBreaks = std::move(m_artifactBreaks[comp.index]);
-        } else {
-            for (const auto& r : comp.restartReasons) {
-                if (isRestartWithoutBreak(r))
-                    continue; // "<class '...TensorifyScalarRestartAnalysis'>": not a break
-                comp.graphBreaks.push_back(parseGraphBreakReason(r));
-            }
-        }
-        if (comp.graphBreaks.empty() || comp.coName.empty())
-            continue;
-        // A resume function's own breaks resume in frames named after the original function.
-        std::string base = comp.coName;
-        constexpr std::string_view kResume = "torch_dynamo_resume_in_";
-        if (base.starts_with(kResume)) {
-            base = base.substr(kResume.size());
-            if (auto at = base.rfind("_at_"); at != std::string::npos)
-                base.resize(at);
-        }
-        std::string prefix = std::string(kResume) + base + "_at_";
-        for (auto& gb : comp.graphBreaks) {
-            uint32_t best = kNone;
-            for (const auto& f : t.frames) {
-                if (claimed[f.index] || f.compiles.empty() || !f.coName.starts_with(prefix))
-                    continue;
-                if (f.compiles.front() <= comp.index)
-                    continue; // resume frames are compiled after the break
-                int64_t at = std::atoll(f.coName.c_str() + prefix.size());
-                bool lineMatches = gb.line > 0 && at == gb.line;
-                if (best == kNone || lineMatches) {
-                    best = f.index;
-                    if (lineMatches)
-                        break;
-                }
-            }
-            if (best == kNone)
-                continue;
-            claimed[best] = true;
-            gb.resumeFrame = best;
-            gb.resumeCompile = t.frames[best].compiles.front();
-            t.frames[best].breakOrigin = comp.index;
-            if (gb.file.empty()) {
-                // restart_reasons carry no location: the resume frame's name has the line.
-                gb.file = comp.coFilename;
-                gb.line = std::atoll(t.frames[best].coName.c_str() + prefix.size());
-            }
-        }
-    }
-}
-
 void Builder::linkRecompiles()
 {
     auto& t = *m_trace;
@@ -957,41 +876,7 @@ void Builder::linkRecompiles()
             comp.failure->traceback = std::move(m_errorText[comp.index]);
         describeFailure(comp);
     }
-    // Guard trees of the earlier compiles that reasons name, parsed once here and not kept.
-    std::unordered_map<uint32_t, std::shared_ptr<const GuardTree>> trees;
-    std::vector<std::string> keys;
-    keys.reserve(t.compiles.size());
-    for (const auto& comp : t.compiles)
-        keys.push_back(comp.id.key());
-    for (auto& comp : t.compiles) {
-        auto texts = std::move(m_reasonTexts[comp.index]);
-        if (texts.empty() && !comp.recompileReasonMetric.empty())
-            texts.push_back(comp.recompileReasonMetric);
-        for (const auto& text : texts) {
-            RecompileReason r = parseRecompileReason(text);
-            if (r.earlierKey.empty() && comp.isRecompile() && comp.id.frame) {
-                // A reason without an id is about the previous compile of the frame.
-                CompileId prev = comp.id;
-                prev.frameCompile = *comp.id.frameCompile - 1;
-                r.earlierKey = prev.key();
-            }
-            for (uint32_t i = comp.index; i-- > 0;) {
-                if (keys[i] == r.earlierKey) {
-                    r.earlierCompile = i;
-                    break;
-                }
-            }
-            if (r.earlierCompile != kNone && t.compiles[r.earlierCompile].guards) {
-                auto& tree = trees[r.earlierCompile];
-                if (!tree)
-                    tree = t.compiles[r.earlierCompile].guards.parseTransient();
-                r.guardNode = matchGuard(r, *tree);
-                if (r.source.empty() && r.guardNode >= 0)
-                    r.source = tree->sourceOf(r.guardNode);
-            }
-            comp.recompileReasons.push_back(std::move(r));
-        }
-    }
+    linkRecompileReasons(t, m_reasonTexts, m_in.stop);
 }
 
 void Builder::finish()
@@ -1014,7 +899,7 @@ void Builder::finish()
     buildSpans();
     computeTimes();
     buildFrames();
-    linkGraphBreaks();
+    linkGraphBreaks(t, m_artifactBreaks, m_in.stop);
     linkRecompiles();
     for (auto u = m_unstarted.rbegin(); u != m_unstarted.rend(); ++u) {
         const Compile& comp = t.compiles[u->compile];
@@ -1044,115 +929,6 @@ void Builder::finish()
     }
 }
 
-// Scans chunks of a file ahead on helper threads (chunk_scan.h); take() hands them over in file
-// order, scanning a chunk itself when no helper has started it, so the consumer never waits on an
-// idle pool. At most `window` chunks are scanned ahead of the one being consumed.
-class ChunkPipeline {
-public:
-    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers)
-        : m_buffer(buffer)
-        , m_chunkBytes(chunkBytes)
-        , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
-        , m_window(2 * (size_t(helpers) + 1))
-        , m_ready(m_chunks)
-    {
-        helpers = static_cast<unsigned>(std::min<size_t>(helpers, m_chunks - 1));
-        for (unsigned i = 0; i < helpers; ++i)
-            m_threads.emplace_back([this] { work(); });
-    }
-    ~ChunkPipeline()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_quit = true;
-        }
-        m_cv.notify_all();
-        m_threads.clear(); // joins
-    }
-    size_t chunks() const { return m_chunks; }
-
-    std::unique_ptr<ScannedChunk> take(size_t k, ChunkScanner& scanner)
-    {
-        std::unique_lock lock(m_mutex);
-        std::unique_ptr<ScannedChunk> c;
-        if (m_nextClaim <= k) {
-            m_nextClaim = k + 1;
-            c = fresh();
-            lock.unlock();
-            scan(k, scanner, *c);
-            lock.lock();
-        } else {
-            m_cv.wait(lock, [&] { return m_ready[k] != nullptr; });
-            c = std::move(m_ready[k]);
-        }
-        m_consumed = k + 1;
-        m_cv.notify_all();
-        return c;
-    }
-
-    // A consumed chunk goes back for reuse: its vectors keep their capacity, so scanning does
-    // not write to fresh memory (and take page faults) for every chunk.
-    void recycle(std::unique_ptr<ScannedChunk> c)
-    {
-        if (!c)
-            return;
-        std::lock_guard lock(m_mutex);
-        m_free.push_back(std::move(c));
-    }
-
-private:
-    // With m_mutex held.
-    std::unique_ptr<ScannedChunk> fresh()
-    {
-        if (m_free.empty())
-            return std::make_unique<ScannedChunk>();
-        auto c = std::move(m_free.back());
-        m_free.pop_back();
-        return c;
-    }
-    void scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const
-    {
-        const uint64_t b = chunkStart(m_buffer, k * m_chunkBytes);
-        const uint64_t e
-            = k + 1 < m_chunks ? chunkStart(m_buffer, (k + 1) * m_chunkBytes) : m_buffer.size();
-        scanner.scan(m_buffer, b, std::max(b, e), out);
-    }
-    void work()
-    {
-        ChunkScanner scanner;
-        std::unique_lock lock(m_mutex);
-        while (true) {
-            m_cv.wait(lock, [&] {
-                return m_quit || (m_nextClaim < m_chunks && m_nextClaim < m_consumed + m_window);
-            });
-            if (m_quit)
-                return;
-            const size_t k = m_nextClaim++;
-            lock.unlock();
-            lock.lock();
-            auto c = fresh();
-            lock.unlock();
-            scan(k, scanner, *c);
-            lock.lock();
-            m_ready[k] = std::move(c);
-            m_cv.notify_all();
-        }
-    }
-
-    const InputBuffer& m_buffer;
-    const uint64_t m_chunkBytes;
-    const size_t m_chunks;
-    const size_t m_window;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    std::vector<std::unique_ptr<ScannedChunk>> m_ready;
-    size_t m_nextClaim = 0; // chunks below it are being scanned or done
-    size_t m_consumed = 0; // chunks handed to the consumer
-    bool m_quit = false;
-    std::vector<std::unique_ptr<ScannedChunk>> m_free;
-    std::vector<std::jthread> m_threads; // last: joined before the rest is destroyed
-};
-
 std::unique_ptr<Trace> Builder::run()
 {
     ChunkPipeline pipeline(*m_in.buffer, std::max<uint64_t>(1, m_in.chunkBytes),
@@ -1163,10 +939,12 @@ std::unique_ptr<Trace> Builder::run()
     // The open record's envelope may point into the previous chunk until the next header.
     std::unique_ptr<ScannedChunk> previous;
     for (size_t k = 0; k < pipeline.chunks(); ++k) {
-        if (k > 0 && m_in.stop.stop_requested())
+        if ((k > 0 && m_in.stop.stop_requested()) || m_full)
             break;
         std::unique_ptr<ScannedChunk> chunk = pipeline.take(k, m_scanner);
         for (const ScanEvent& ev : chunk->events) {
+            if (m_full)
+                break;
             switch (ev.kind) {
             case ScanEvent::Kind::Header:
                 header(*chunk, chunk->headers[ev.index], lineBase);
@@ -1249,6 +1027,11 @@ std::unique_ptr<Trace> Builder::run()
     // unused; the model is read-only from here on, so the slack goes back (dynascope-bench, 1 GB:
     // 90.6 to 82.6 MB of heap after load).
     m_trace->compiles.shrink_to_fit();
+    // The record table was reserved from an estimate (records per byte read so far), which a
+    // file whose start is unlike its rest (a long string table) sets far too high.
+    auto& records = m_trace->records;
+    if (records.capacity() - records.size() > records.size() / 8 + 1024)
+        records.shrink_to_fit();
     for (Compile& c : m_trace->compiles) {
         c.records.shrink_to_fit();
         c.phases.shrink_to_fit();
@@ -1264,103 +1047,6 @@ std::unique_ptr<Trace> buildFile(const FileBuildInput& input)
 {
     Builder b(input);
     return b.run();
-}
-
-void appendTrace(Trace& into, Trace&& part)
-{
-    if (into.files.empty() && into.records.empty() && into.compiles.empty() && into.frames.empty()
-        && into.kindNames.empty() && into.kindCounts.empty()
-        && into.records.capacity() < part.records.size()) {
-        // The first file (and no room reserved for more): every offset below is 0 and the kind
-        // map the identity, so the parts move over instead of being copied record by record.
-        into.files = std::move(part.files);
-        into.records = std::move(part.records);
-        into.compiles = std::move(part.compiles);
-        into.frames = std::move(part.frames);
-        into.kindNames = std::move(part.kindNames);
-        into.kindCounts = std::move(part.kindCounts);
-        for (auto& d : part.diagnostics)
-            into.diagnostics.push_back(std::move(d));
-        return;
-    }
-    const uint32_t rOff = static_cast<uint32_t>(into.records.size());
-    const uint32_t cOff = static_cast<uint32_t>(into.compiles.size());
-    const uint32_t fOff = static_cast<uint32_t>(into.frames.size());
-    const uint32_t fileOff = static_cast<uint32_t>(into.files.size());
-    auto rs = [&](uint32_t& v) {
-        if (v != kNone)
-            v += rOff;
-    };
-    auto cs = [&](uint32_t& v) {
-        if (v != kNone)
-            v += cOff;
-    };
-    auto fs = [&](uint32_t& v) {
-        if (v != kNone)
-            v += fOff;
-    };
-    std::vector<uint16_t> kindMap(part.kindNames.size());
-    for (size_t k = 0; k < part.kindNames.size(); ++k) {
-        auto it = std::find(into.kindNames.begin(), into.kindNames.end(), part.kindNames[k]);
-        if (it == into.kindNames.end()) {
-            into.kindNames.push_back(part.kindNames[k]);
-            it = into.kindNames.end() - 1;
-        }
-        kindMap[k] = static_cast<uint16_t>(it - into.kindNames.begin());
-    }
-    for (auto& r : part.records) {
-        cs(r.compile);
-        r.kind = kindMap[r.kind];
-        into.records.push_back(r);
-    }
-    for (auto& c : part.compiles) {
-        c.index += cOff;
-        c.file += fileOff;
-        fs(c.frame);
-        rs(c.startRecord);
-        rs(c.metricsRecord);
-        rs(c.guardsRecord);
-        for (auto& r : c.records)
-            r += rOff;
-        for (auto& a : c.attempts)
-            rs(a.firstRecord);
-        for (auto& p : c.phases) {
-            rs(p.beginRecord);
-            rs(p.endRecord);
-        }
-        for (auto& i : c.instants)
-            rs(i.record);
-        for (auto& g : c.graphBreaks) {
-            rs(g.record);
-            fs(g.resumeFrame);
-            cs(g.resumeCompile);
-        }
-        for (auto& r : c.recompileReasons)
-            cs(r.earlierCompile);
-        if (c.failure)
-            rs(c.failure->record);
-        for (auto& e : c.cacheEvents)
-            rs(e.record);
-        for (auto& e : c.shapeEvents)
-            rs(e.record);
-        into.compiles.push_back(std::move(c));
-    }
-    for (auto& f : part.frames) {
-        f.index += fOff;
-        f.file += fileOff;
-        for (auto& c : f.compiles)
-            c += cOff;
-        cs(f.breakOrigin);
-        into.frames.push_back(std::move(f));
-    }
-    for (auto& f : part.files) {
-        f.firstRecord += rOff;
-        into.files.push_back(std::move(f));
-    }
-    for (auto& d : part.diagnostics)
-        into.diagnostics.push_back(std::move(d));
-    for (auto& [k, n] : part.kindCounts)
-        into.kindCounts[k] += n;
 }
 
 } // namespace dynascope

@@ -23,6 +23,8 @@ struct FileBuildInput {
     unsigned threads = 1;
     // Size of the chunks they scan (tests make it small to put boundaries everywhere).
     uint64_t chunkBytes = 4u << 20;
+    // Records read at most (32-bit indices; tests make it small).
+    uint64_t maxRecords = kMaxIndex - 1;
 };
 
 // Never throws for bad content: problems become diagnostics in the returned trace.

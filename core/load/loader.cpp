@@ -91,8 +91,11 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
 
     std::vector<uint64_t> sizes(files.size(), 0);
     for (size_t i = 0; i < files.size(); ++i) {
+        // A size for the progress bar; FIFOs, devices and stdin have none (file_size fails and
+        // returns uintmax_t(-1), which must not be summed).
         std::error_code ec;
-        sizes[i] = fs::file_size(files[i], ec);
+        const auto size = files[i] == "-" ? std::uintmax_t(-1) : fs::file_size(files[i], ec);
+        sizes[i] = ec || size == std::uintmax_t(-1) ? 0 : size;
     }
     std::atomic<uint64_t> done { 0 };
     uint64_t total = 0;
@@ -107,7 +110,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     };
 
     unsigned scanThreads = 1; // per file, set below
-    auto work = [&](size_t i) {
+    auto loadOne = [&](size_t i) {
         std::string error;
         auto buffer = InputBuffer::open(files[i] == "-" ? "/dev/stdin" : files[i],
             options.maxDecompressedBytes, error, scanThreads);
@@ -137,6 +140,24 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
         if (!error.empty())
             parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
                 { Severity::Warning, DiagnosticCode::TruncatedRecord, files[i], 0, error });
+    };
+
+    // What reading or building a file throws (an allocation that fails) is that file's error,
+    // returned as a value: an exception must not leave a worker thread (std::terminate), and
+    // the other files still load.
+    auto work = [&](size_t i) {
+        std::string what;
+        try {
+            loadOne(i);
+            return;
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+            what = "unknown error";
+        }
+        parts[i].reset();
+        openErrors[i].push_back({ Severity::Error, DiagnosticCode::IoError, files[i], 0,
+            "cannot load: " + what + "; the file is left out" });
     };
 
     unsigned threads

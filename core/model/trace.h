@@ -23,6 +23,16 @@ namespace dynascope {
 class InputBuffer;
 
 inline constexpr uint32_t kNone = 0xffffffffu;
+// Records and compiles are indexed with 32 bits and kNone is reserved: a trace holds fewer
+// than this many of each (the loader stops a file there and says so).
+inline constexpr uint64_t kMaxIndex = kNone;
+
+enum RecordFlags : uint16_t {
+    kHasPayloadHash = 1, // the header declared has_payload
+    kBadJson = 2,
+    kTruncated = 4, // the file ended inside this record
+    kCrlf = 8, // the header line ends with CR LF
+};
 
 // One envelope (header line + payload lines) in a file. 40 bytes; a trace has millions.
 struct Record {
@@ -36,15 +46,10 @@ struct Record {
     uint16_t kind = 0; // index into Trace::kindNames
     uint16_t flags = 0; // RecordFlags
 
-    bool hasPayload() const { return flags & 1u; }
-    uint64_t payloadOffset() const { return offset + headerLength + ((flags & 8u) ? 2 : 1); }
+    bool hasPayload() const { return flags & kHasPayloadHash; }
+    uint64_t payloadOffset() const { return offset + headerLength + ((flags & kCrlf) ? 2 : 1); }
 };
-enum RecordFlags : uint16_t {
-    kHasPayloadHash = 1, // the header declared has_payload
-    kBadJson = 2,
-    kTruncated = 4, // the file ended inside this record
-    kCrlf = 8, // the header line ends with CR LF
-};
+static_assert(sizeof(Record) == 40, "the record table's size per record (README: Performance)");
 
 // Text that stays in the file's buffer (no copy): a view that keeps the buffer alive. It reads
 // like the std::string it replaced: empty(), size(), and conversions to std::string_view and

@@ -1,0 +1,64 @@
+// ChunkPipeline: scans the chunks of one file ahead on helper threads (chunk_scan.h); take()
+// hands them over in file order, scanning a chunk itself when no helper has started it, so the
+// consumer never waits on an idle pool. At most `window` chunks are scanned ahead of the one
+// being consumed.
+//
+// A helper never lets an exception escape its thread (that would end the process): what a scan
+// throws is kept with its chunk and rethrown by take() on the consumer's thread, where the file
+// builder's caller turns it into a diagnostic.
+#pragma once
+
+#include "core/load/chunk_scan.h"
+
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dynascope {
+
+class InputBuffer;
+
+class ChunkPipeline {
+public:
+    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers);
+    ~ChunkPipeline();
+    ChunkPipeline(const ChunkPipeline&) = delete;
+    ChunkPipeline& operator=(const ChunkPipeline&) = delete;
+
+    size_t chunks() const { return m_chunks; }
+
+    // Chunk k, scanned (k must not decrease between calls). Rethrows what its scan threw.
+    std::unique_ptr<ScannedChunk> take(size_t k, ChunkScanner& scanner);
+
+    // A consumed chunk goes back for reuse: its vectors keep their capacity, so scanning does
+    // not write to fresh memory (and take page faults) for every chunk.
+    void recycle(std::unique_ptr<ScannedChunk> c);
+
+private:
+    struct Slot {
+        std::unique_ptr<ScannedChunk> chunk;
+        std::exception_ptr error;
+        bool done = false;
+    };
+    std::unique_ptr<ScannedChunk> fresh(); // with m_mutex held
+    void scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const;
+    void work();
+
+    const InputBuffer& m_buffer;
+    const uint64_t m_chunkBytes;
+    const size_t m_chunks;
+    const size_t m_window;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::vector<Slot> m_ready;
+    size_t m_nextClaim = 0; // chunks below it are being scanned or done
+    size_t m_consumed = 0; // chunks handed to the consumer
+    bool m_quit = false;
+    std::vector<std::unique_ptr<ScannedChunk>> m_free;
+    std::vector<std::jthread> m_threads; // last: joined before the rest is destroyed
+};
+
+} // namespace dynascope
