@@ -138,7 +138,7 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         if (!prefix) {
             ScanEvent ev;
             ev.kind = ScanEvent::Kind::BadPrefix;
-            ev.index = line.offset;
+            ev.offset = line.offset;
             ev.length = line.length;
             ev.line = line.number;
             out.events.push_back(ev);
@@ -172,7 +172,7 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         }
         ScanEvent ev;
         ev.kind = ScanEvent::Kind::Header;
-        ev.index = out.headers.size();
+        ev.header = static_cast<uint32_t>(out.headers.size());
         out.events.push_back(ev);
         open = static_cast<uint32_t>(out.headers.size());
         out.headers.push_back(std::move(h));

@@ -49,7 +49,8 @@ struct ScanEvent {
     Kind kind = Kind::Header;
     bool report = false; // Orphan: the first of a run (the one that gets a diagnostic)
     uint32_t length = 0; // BadPrefix: the line's length
-    uint64_t index = 0; // Header: into ScannedChunk::headers; BadPrefix: the line's buffer offset
+    uint32_t header = 0; // Header: index into ScannedChunk::headers
+    uint64_t offset = 0; // BadPrefix: the line's buffer offset
     uint64_t line = 0; // BadPrefix, Orphan: line number counted from the chunk's first line
 };
 

@@ -157,7 +157,7 @@ bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
 void Builder::badPrefix(const ScanEvent& ev, uint64_t lineBase)
 {
     finishRecord();
-    std::string_view text(m_in.buffer->data() + ev.index, ev.length);
+    std::string_view text(m_in.buffer->data() + ev.offset, ev.length);
     ++file().badLines;
     std::string shown(text.substr(0, 80));
     for (char& ch : shown)
@@ -917,7 +917,6 @@ void Builder::finish()
         comp.status = computeStatus(comp);
     }
     TraceFile& f = file();
-    f.records = t.records.size();
     f.recordCount = static_cast<uint32_t>(t.records.size());
     f.rank = m_rank;
     if (!f.rank) {
@@ -947,7 +946,7 @@ std::unique_ptr<Trace> Builder::run()
                 break;
             switch (ev.kind) {
             case ScanEvent::Kind::Header:
-                header(*chunk, chunk->headers[ev.index], lineBase);
+                header(*chunk, chunk->headers[ev.header], lineBase);
                 break;
             case ScanEvent::Kind::BadPrefix:
                 badPrefix(ev, lineBase);

@@ -397,7 +397,6 @@ private:
         for (auto& comp : t.compiles)
             comp.status = statusOf(comp);
         TraceFile& f = t.files[0];
-        f.records = t.records.size();
         f.recordCount = static_cast<uint32_t>(t.records.size());
     }
 

@@ -13,6 +13,19 @@ std::string Diagnostic::format() const
     return s;
 }
 
+const char* toString(Severity s)
+{
+    switch (s) {
+    case Severity::Error:
+        return "error";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Info:
+        break;
+    }
+    return "info";
+}
+
 const char* toString(DiagnosticCode code)
 {
     switch (code) {

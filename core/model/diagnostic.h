@@ -36,5 +36,6 @@ struct Diagnostic {
 };
 
 const char* toString(DiagnosticCode code);
+const char* toString(Severity s); // "info", "warning", "error"
 
 } // namespace dynascope

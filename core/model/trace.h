@@ -296,7 +296,6 @@ struct TraceFile {
     uint64_t bytes = 0; // on disk
     uint64_t decodedBytes = 0; // after decompression
     std::string compression; // "", "zstd", "gzip"
-    uint64_t records = 0;
     uint64_t badLines = 0;
     uint32_t firstRecord = 0; // range in Trace::records
     uint32_t recordCount = 0;

@@ -253,7 +253,7 @@ Report buildReport(const Trace& t, const ReportOptions& options)
         fe.index = i;
         fe.path = f.path;
         fe.rank = f.rank;
-        fe.records = f.records;
+        fe.records = f.recordCount;
         fe.badLines = f.badLines;
         if (options.verifyPayloads)
             fe.payloadHashMismatches = check.mismatchesPerFile[i];

@@ -164,16 +164,7 @@ std::string reportJson(const Report& rep)
     }
     root["failures"] = std::move(failures);
 
-    ordered_json diags = ordered_json::array();
-    for (const auto& d : rep.diagnostics) {
-        diags.push_back({ { "file", d.file }, { "line", d.line },
-            { "severity",
-                d.severity == Severity::Error         ? "error"
-                    : d.severity == Severity::Warning ? "warning"
-                                                      : "info" },
-            { "code", toString(d.code) }, { "message", d.message } });
-    }
-    root["diagnostics"] = std::move(diags);
+    root["diagnostics"] = jsonfields::diagnostics(rep.diagnostics);
     return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

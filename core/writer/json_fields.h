@@ -3,11 +3,14 @@
 // (nlohmann_json is a private dependency).
 #pragma once
 
+#include "core/model/diagnostic.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace dynascope::jsonfields {
 
@@ -21,6 +24,17 @@ template <typename T> nlohmann::ordered_json orNull(const std::optional<T>& v)
 inline int64_t us(double v)
 {
     return static_cast<int64_t>(std::llround(v));
+}
+
+// The documents' "diagnostics" array: file, line, severity, code, message for each.
+inline nlohmann::ordered_json diagnostics(const std::vector<Diagnostic>& list)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& d : list)
+        out.push_back(
+            { { "file", d.file }, { "line", d.line }, { "severity", toString(d.severity) },
+                { "code", toString(d.code) }, { "message", d.message } });
+    return out;
 }
 
 } // namespace dynascope::jsonfields

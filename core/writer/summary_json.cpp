@@ -100,7 +100,7 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
         o["decoded_bytes"] = f.decodedBytes;
         o["compression"]
             = f.compression.empty() ? ordered_json(nullptr) : ordered_json(f.compression);
-        o["records"] = f.records;
+        o["records"] = f.recordCount;
         o["bad_lines"] = f.badLines;
         o["payload_hash_mismatches"] = options.verifyPayloads
             ? ordered_json(check.mismatchesPerFile[i])
@@ -122,7 +122,7 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
     totals["failures"] = t.failureCount();
     uint64_t records = 0;
     for (const auto& f : t.files)
-        records += f.records;
+        records += f.recordCount;
     totals["records"] = records;
     ordered_json perKind = ordered_json::object();
     for (const auto& [k, n] : t.kindCounts)
@@ -133,16 +133,7 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
     totals["diagnostics"] = diags.size();
     root["totals"] = std::move(totals);
 
-    ordered_json dj = ordered_json::array();
-    for (const auto& d : diags) {
-        dj.push_back({ { "file", d.file }, { "line", d.line },
-            { "severity",
-                d.severity == Severity::Error         ? "error"
-                    : d.severity == Severity::Warning ? "warning"
-                                                      : "info" },
-            { "code", toString(d.code) }, { "message", d.message } });
-    }
-    root["diagnostics"] = std::move(dj);
+    root["diagnostics"] = jsonfields::diagnostics(diags);
     return root.dump(options.indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -155,7 +146,7 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
     for (size_t i = 0; i < t.files.size(); ++i) {
         const TraceFile& f = t.files[i];
         out << f.path << ": " << (f.rank ? "rank " + std::to_string(*f.rank) + ", " : "") << f.bytes
-            << " bytes, " << f.records << " records, " << f.badLines << " bad lines";
+            << " bytes, " << f.recordCount << " records, " << f.badLines << " bad lines";
         if (options.verifyPayloads)
             out << ", " << check.mismatchesPerFile[i] << " payload hash mismatches";
         out << "\n";
