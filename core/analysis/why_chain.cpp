@@ -1,5 +1,7 @@
 #include "core/analysis/why_chain.h"
 
+#include "core/util/trim.h"
+
 #include <array>
 #include <utility>
 
@@ -65,11 +67,7 @@ std::optional<int64_t> dimensionOf(const RecompileReason& r)
 
 std::string_view trimmed(std::string_view s)
 {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
+    return trimBlanks(s);
 }
 
 const GuardNode* nodeOf(const GuardTree* tree, int node)

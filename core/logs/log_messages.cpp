@@ -1,6 +1,7 @@
 #include "core/logs/log_messages.h"
 
 #include "core/analysis/graph_break_text.h"
+#include "core/util/trim.h"
 
 #include <charconv>
 
@@ -9,11 +10,7 @@ namespace dynascope::logs {
 namespace {
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
+    return trimBlanks(s);
 }
 
 std::string_view firstLine(std::string_view s)

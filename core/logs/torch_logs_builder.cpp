@@ -5,6 +5,8 @@
 #include "core/analysis/graph_break_text.h"
 #include "core/analysis/recompile_linker.h"
 #include "core/io/input_buffer.h"
+#include "core/load/compile_links.h"
+#include "core/load/kind_names.h"
 #include "core/logs/log_line.h"
 #include "core/logs/log_messages.h"
 #include "core/logs/statement_reader.h"
@@ -128,17 +130,7 @@ public:
     }
 
 private:
-    uint16_t internKind(const std::string& kind)
-    {
-        auto it = m_kindIds.find(kind);
-        if (it != m_kindIds.end())
-            return it->second;
-        const auto id = static_cast<uint16_t>(std::min<size_t>(m_trace->kindNames.size(), 0xffff));
-        if (id == m_trace->kindNames.size())
-            m_trace->kindNames.push_back(kind);
-        m_kindIds.emplace(kind, id);
-        return id;
-    }
+    uint16_t internKind(std::string_view kind) { return m_kinds.intern(kind); }
 
     double epochUs(const Record& r) const
     {
@@ -393,7 +385,8 @@ private:
         times();
         frames();
         linkGraphBreaks();
-        linkRecompiles();
+        // The same linking as a trace file's (core/load/compile_links.h).
+        linkRecompileReasons(*m_trace, m_reasons, {});
         for (auto& comp : t.compiles)
             comp.status = statusOf(comp);
         TraceFile& f = t.files[0];
@@ -557,41 +550,6 @@ private:
         }
     }
 
-    void linkRecompiles()
-    {
-        auto& t = *m_trace;
-        std::unordered_map<std::string, std::vector<uint32_t>> byKey; // compiles per id key
-        for (const auto& comp : t.compiles)
-            byKey[comp.id.key()].push_back(comp.index);
-        std::unordered_map<uint32_t, std::shared_ptr<const GuardTree>> trees;
-        for (auto& comp : t.compiles) {
-            for (const auto& text : m_reasons[comp.index]) {
-                RecompileReason r = parseRecompileReason(text);
-                if (r.earlierKey.empty() && comp.isRecompile() && comp.id.frame) {
-                    CompileId prev = comp.id;
-                    prev.frameCompile = *comp.id.frameCompile - 1;
-                    r.earlierKey = prev.key();
-                }
-                // The latest earlier compile of that id.
-                if (auto it = byKey.find(r.earlierKey); it != byKey.end()) {
-                    const auto& list = it->second;
-                    auto pos = std::lower_bound(list.begin(), list.end(), comp.index);
-                    if (pos != list.begin())
-                        r.earlierCompile = *(pos - 1);
-                }
-                if (r.earlierCompile != kNone && t.compiles[r.earlierCompile].guards) {
-                    auto& tree = trees[r.earlierCompile];
-                    if (!tree)
-                        tree = t.compiles[r.earlierCompile].guards.parseTransient();
-                    r.guardNode = matchGuard(r, *tree);
-                    if (r.source.empty() && r.guardNode >= 0)
-                        r.source = tree->sourceOf(r.guardNode);
-                }
-                comp.recompileReasons.push_back(std::move(r));
-            }
-        }
-    }
-
     // What the text can say: a failure it logged, a graph break it logged, a compile that
     // installed its guards; nothing else (no metrics, so no "empty" either).
     static CompileStatus statusOf(const Compile& c)
@@ -616,7 +574,7 @@ private:
     const Group& m_group;
     std::unique_ptr<Trace> m_trace;
     YearHint m_year;
-    std::unordered_map<std::string, uint16_t> m_kindIds;
+    KindNames m_kinds { m_trace->kindNames }; // after m_trace
     std::vector<uint64_t> m_kindCount;
     std::map<IdKey, uint32_t> m_keys;
     std::vector<bool> m_closed, m_body;

@@ -1,6 +1,7 @@
 #include "core/model/guard_tree.h"
 
 #include "core/util/json_dom.h"
+#include "core/util/trim.h"
 
 namespace dynascope {
 
@@ -25,11 +26,7 @@ std::string GuardTree::sourceOf(int node) const
 namespace {
 std::string_view trim(std::string_view s)
 {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
+    return trimBlanks(s);
 }
 
 // "KIND: expr   # _dynamo/output_graph.py:631 in init_ambient_guards", and since PyTorch 2.10
