@@ -8,11 +8,21 @@ namespace dynascope {
 
 ChunkPipeline::ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers)
     : m_buffer(buffer)
-    , m_chunkBytes(chunkBytes)
     , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
     , m_window(2 * (size_t(helpers) + 1))
     , m_ready(m_chunks)
+    , m_starts(m_chunks + 1, buffer.size())
 {
+    // Chunk k starts at the first line at or after k * chunkBytes that can start a record
+    // (chunkStart). A start found past the next boundary is that chunk's start too, so no byte is
+    // searched twice: a file of blank lines, of payload lines or of one huge line made every
+    // chunk search to the end of the file (quadratic: 16 -> 32 MiB of newlines took 0.52 ->
+    // 2.57 s).
+    m_starts[0] = 0;
+    for (size_t k = 1; k < m_chunks; ++k) {
+        const uint64_t at = k * chunkBytes;
+        m_starts[k] = m_starts[k - 1] >= at ? m_starts[k - 1] : chunkStart(buffer, at);
+    }
     helpers = static_cast<unsigned>(std::min<size_t>(helpers, m_chunks - 1));
     for (unsigned i = 0; i < helpers; ++i)
         m_threads.emplace_back([this] { work(); });
@@ -75,10 +85,8 @@ std::unique_ptr<ScannedChunk> ChunkPipeline::fresh()
 
 void ChunkPipeline::scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const
 {
-    const uint64_t b = chunkStart(m_buffer, k * m_chunkBytes);
-    const uint64_t e
-        = k + 1 < m_chunks ? chunkStart(m_buffer, (k + 1) * m_chunkBytes) : m_buffer.size();
-    scanner.scan(m_buffer, b, std::max(b, e), out);
+    const uint64_t b = m_starts[k];
+    scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out);
 }
 
 void ChunkPipeline::work()

@@ -48,12 +48,12 @@ private:
     void work();
 
     const InputBuffer& m_buffer;
-    const uint64_t m_chunkBytes;
     const size_t m_chunks;
     const size_t m_window;
     std::mutex m_mutex;
     std::condition_variable m_cv;
     std::vector<Slot> m_ready;
+    std::vector<uint64_t> m_starts; // chunk k is [m_starts[k], m_starts[k + 1])
     size_t m_nextClaim = 0; // chunks below it are being scanned or done
     size_t m_consumed = 0; // chunks handed to the consumer
     bool m_quit = false;

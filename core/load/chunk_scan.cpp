@@ -26,6 +26,10 @@ uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos)
         c = static_cast<uint64_t>(static_cast<const char*>(nl) - d) + 1;
     }
     while (c < size) {
+        if (d[c] == '\n') { // an empty line: no call for it
+            ++c;
+            continue;
+        }
         const void* nl = std::memchr(d + c, '\n', size - c);
         const uint64_t e = nl ? static_cast<uint64_t>(static_cast<const char*>(nl) - d) : size;
         uint64_t len = e - c;
@@ -111,14 +115,25 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         line.offset += begin;
         out.lines = line.number;
         out.lastTerminated = line.terminated;
-        if (line.length == 0)
+        if (line.length == 0) {
+            if (line.terminated) {
+                lines.skipEmptyLines();
+                out.lines = lines.lineNumber();
+            }
             continue;
+        }
         if (base[line.offset] == '\t') {
             if (open == kNoHeader) {
+                if (reportedOrphan && !out.events.empty()
+                    && out.events.back().kind == ScanEvent::Kind::Orphan) {
+                    ++out.events.back().count;
+                    out.events.back().lastLine = line.number;
+                    continue;
+                }
                 ScanEvent ev;
                 ev.kind = ScanEvent::Kind::Orphan;
                 ev.report = !reportedOrphan;
-                ev.line = line.number;
+                ev.line = ev.lastLine = line.number;
                 out.events.push_back(ev);
                 reportedOrphan = true;
                 continue;
@@ -136,11 +151,16 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         std::string_view text(base + line.offset, line.length);
         auto prefix = parseGlogPrefix(text);
         if (!prefix) {
+            if (!out.events.empty() && out.events.back().kind == ScanEvent::Kind::BadPrefix) {
+                ++out.events.back().count;
+                out.events.back().lastLine = line.number;
+                continue;
+            }
             ScanEvent ev;
             ev.kind = ScanEvent::Kind::BadPrefix;
             ev.offset = line.offset;
             ev.length = line.length;
-            ev.line = line.number;
+            ev.line = ev.lastLine = line.number;
             out.events.push_back(ev);
             continue;
         }

@@ -52,6 +52,11 @@ struct ScanEvent {
     uint32_t header = 0; // Header: index into ScannedChunk::headers
     uint64_t offset = 0; // BadPrefix: the line's buffer offset
     uint64_t line = 0; // BadPrefix, Orphan: line number counted from the chunk's first line
+    // BadPrefix, Orphan: consecutive lines of the kind are one event (blank lines between them
+    // included), so a chunk of millions of bad lines is a few events: `count` lines, the last
+    // at `lastLine`; offset and length are the first line's.
+    uint64_t count = 1;
+    uint64_t lastLine = 0;
 };
 
 struct ScannedChunk {

@@ -32,6 +32,7 @@
 #include <cmath>
 #include <map>
 #include <unordered_map>
+#include <utility>
 
 namespace dynascope {
 
@@ -85,10 +86,41 @@ public:
 
 private:
     TraceFile& file() { return m_trace->files[0]; }
+    // Diagnostics of one code are kept one by one up to kKeptPerCode; the rest are counted
+    // with their line range and said in one diagnostic at the end (aggregateDiagnostics), so a
+    // file of millions of bad lines holds a few dozen diagnostics, not millions.
+    static constexpr uint64_t kKeptPerCode = 20;
+    struct Aggregate {
+        uint64_t listed = 0;
+        uint64_t unlisted = 0;
+        uint64_t firstLine = 0, lastLine = 0; // of the unlisted ones
+        Severity severity = Severity::Info;
+    };
+    // Counts `n` diagnostics of code `c` on lines [first, last] that are not listed.
+    void countUnlisted(Severity s, DiagnosticCode c, uint64_t first, uint64_t last, uint64_t n)
+    {
+        Aggregate& a = m_aggregates[static_cast<size_t>(c)];
+        a.firstLine = a.unlisted ? std::min(a.firstLine, first) : first;
+        a.lastLine = std::max(a.lastLine, last);
+        a.unlisted += n;
+        a.severity = std::max(a.severity, s);
+    }
+    bool keepDiagnostic(Severity s, DiagnosticCode c, uint64_t line)
+    {
+        Aggregate& a = m_aggregates[static_cast<size_t>(c)];
+        if (a.listed < kKeptPerCode) {
+            ++a.listed;
+            return true;
+        }
+        countUnlisted(s, c, line, line, 1);
+        return false;
+    }
     void diag(Severity s, DiagnosticCode c, uint64_t line, std::string msg)
     {
-        m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
+        if (keepDiagnostic(s, c, line))
+            m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
     }
+    void aggregateDiagnostics();
     void header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineBase);
     void badPrefix(const ScanEvent& ev, uint64_t lineBase);
     void finishRecord();
@@ -147,6 +179,8 @@ private:
     std::vector<bool> m_unknownIndexReported;
     uint64_t m_lastProgress = 0;
     bool m_full = false; // the record limit was reached: the rest is not read
+    bool m_inBadRun = false; // the last line that was not blank was a bad-prefix line
+    std::array<Aggregate, static_cast<size_t>(DiagnosticCode::Other) + 1> m_aggregates {};
 };
 
 bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
@@ -157,15 +191,29 @@ bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
 void Builder::badPrefix(const ScanEvent& ev, uint64_t lineBase)
 {
     finishRecord();
+    file().badLines += ev.count;
+    // A run of bad lines is one event (the scanner joins them within a chunk; m_inBadRun joins
+    // the runs a chunk boundary cut, so the diagnostics do not depend on the chunk size): the
+    // run's first line may be listed, the rest are counted.
+    if (std::exchange(m_inBadRun, true)) {
+        countUnlisted(Severity::Warning, DiagnosticCode::BadPrefix, lineBase + ev.line,
+            lineBase + ev.lastLine, ev.count);
+        return;
+    }
+    if (ev.count > 1)
+        countUnlisted(Severity::Warning, DiagnosticCode::BadPrefix, lineBase + ev.line + 1,
+            lineBase + ev.lastLine, ev.count - 1);
+    if (!keepDiagnostic(Severity::Warning, DiagnosticCode::BadPrefix, lineBase + ev.line))
+        return; // counted; said once at the end
     std::string_view text(m_in.buffer->data() + ev.offset, ev.length);
-    ++file().badLines;
     std::string shown(text.substr(0, 80));
     for (char& ch : shown)
         if (static_cast<unsigned char>(ch) < 0x20)
             ch = ' ';
-    diag(Severity::Warning, DiagnosticCode::BadPrefix, lineBase + ev.line,
-        "not a trace record (no glog prefix followed by JSON): \"" + shown
-            + (text.size() > 80 ? "...\"" : "\""));
+    m_trace->diagnostics.push_back(
+        { Severity::Warning, DiagnosticCode::BadPrefix, m_in.path, lineBase + ev.line,
+            "not a trace record (no glog prefix followed by JSON): \"" + shown
+                + (text.size() > 80 ? "...\"" : "\"") });
 }
 
 // A header line as chunk_scan.cpp found it (prefix, envelope and payload extent already there).
@@ -879,6 +927,56 @@ void Builder::linkRecompiles()
     linkRecompileReasons(t, m_reasonTexts, m_in.stop);
 }
 
+namespace {
+// What a diagnostic code's lines are, for the one diagnostic that counts those not listed.
+const char* describeLines(DiagnosticCode c)
+{
+    switch (c) {
+    case DiagnosticCode::BadPrefix:
+        return "lines that are not trace records";
+    case DiagnosticCode::BadJson:
+        return "headers whose JSON does not parse";
+    case DiagnosticCode::OrphanPayload:
+        return "runs of payload lines with no header before them";
+    case DiagnosticCode::UnknownStringIndex:
+        return "unknown string-table indices";
+    case DiagnosticCode::MissingPayload:
+        return "headers that declare a payload none follows";
+    case DiagnosticCode::UnmatchedBegin:
+    case DiagnosticCode::UnmatchedEnd:
+        return "unmatched chromium events";
+    default:
+        return "problems of the same kind";
+    }
+}
+
+std::string withThousands(uint64_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+} // namespace
+
+void Builder::aggregateDiagnostics()
+{
+    for (size_t c = 0; c < m_aggregates.size(); ++c) {
+        const Aggregate& a = m_aggregates[c];
+        if (a.unlisted == 0)
+            continue;
+        const uint64_t more = a.unlisted;
+        m_trace->diagnostics.push_back(
+            { a.severity, static_cast<DiagnosticCode>(c), m_in.path, a.firstLine,
+                withThousands(more) + " more " + describeLines(static_cast<DiagnosticCode>(c))
+                    + " (lines " + withThousands(a.firstLine) + "-" + withThousands(a.lastLine)
+                    + "), not listed one by one" });
+    }
+}
+
 void Builder::finish()
 {
     auto& t = *m_trace;
@@ -926,6 +1024,7 @@ void Builder::finish()
             && std::isdigit(static_cast<unsigned char>(f.path[p + 6])))
             f.rank = std::atoll(f.path.c_str() + p + 6);
     }
+    aggregateDiagnostics();
 }
 
 std::unique_ptr<Trace> Builder::run()
@@ -946,13 +1045,15 @@ std::unique_ptr<Trace> Builder::run()
                 break;
             switch (ev.kind) {
             case ScanEvent::Kind::Header:
+                m_inBadRun = false;
                 header(*chunk, chunk->headers[ev.header], lineBase);
                 break;
             case ScanEvent::Kind::BadPrefix:
                 badPrefix(ev, lineBase);
                 break;
             case ScanEvent::Kind::Orphan:
-                ++file().badLines;
+                m_inBadRun = false;
+                file().badLines += ev.count;
                 if (ev.report)
                     diag(Severity::Warning, DiagnosticCode::OrphanPayload, lineBase + ev.line,
                         "payload line with no header before it (further ones in this run not "

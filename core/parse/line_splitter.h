@@ -43,6 +43,17 @@ public:
     }
 
     uint64_t position() const { return m_pos; }
+    uint64_t lineNumber() const { return m_number; } // of the last line returned or skipped
+
+    // Skips the empty lines ("\n" alone) that follow, counting them: a run of blank lines costs
+    // a byte compare each instead of a call to next().
+    void skipEmptyLines()
+    {
+        while (m_pos < m_size && m_data[m_pos] == '\n') {
+            ++m_pos;
+            ++m_number;
+        }
+    }
 
 private:
     const char* m_data;

@@ -4,6 +4,7 @@
 // input with no size. Each checks what is deterministic (names, counts, capacities), never time.
 #include "robustness_helpers.h"
 
+#include "core/load/chunk_scan.h"
 #include "core/load/kind_names.h"
 
 #include <QTemporaryDir>
@@ -143,6 +144,55 @@ private Q_SLOTS:
         QVERIFY2(t->records.capacity() <= size + size / 8 + 1024,
             qPrintable(
                 QStringLiteral("%1 records, room for %2").arg(size).arg(t->records.capacity())));
+    }
+
+    // Lines that are not records (a job's stdout opened by mistake): their diagnostics are a
+    // fixed number whatever the count (4,194,304 of them were 4,194,304 diagnostics and 1.2 GB),
+    // the rest said in one line with the count and the range; the same at two sizes.
+    void badLinesGiveBoundedDiagnostics_data()
+    {
+        QTest::addColumn<int>("lines");
+        QTest::newRow("100k lines") << 100000;
+        QTest::newRow("400k lines") << 400000;
+    }
+    void badLinesGiveBoundedDiagnostics()
+    {
+        QFETCH(int, lines);
+        std::string text;
+        for (int i = 0; i < lines; ++i)
+            text += i % 1000 == 500 ? "\n" : "epoch 3 step " + std::to_string(i) + " loss 0.25\n";
+        const uint64_t blank = uint64_t(lines) / 1000;
+        std::string ioError;
+        auto buffer = InputBuffer::fromBytes(text, 1ull << 30, ioError);
+        FileBuildInput in { "stdout.txt", buffer, {}, {} };
+        in.chunkBytes = 64u << 10; // runs cut by many chunk boundaries
+        auto t = buildFile(in);
+        QCOMPARE(t->files[0].badLines, uint64_t(lines) - blank);
+        QVERIFY2(t->diagnostics.size() <= 21, diagnosticsText(*t).c_str());
+        const Diagnostic& last = t->diagnostics.back();
+        const std::string more = " more lines that are not trace records (lines 2-";
+        QVERIFY2(last.message.find(more) != std::string::npos, last.message.c_str());
+        QVERIFY2(last.message.find(std::to_string(lines / 1000) + ",000)") != std::string::npos,
+            last.message.c_str());
+        VERIFY_INVARIANTS(*t);
+    }
+
+    // A chunk of bad lines or of stray payload lines is one scan event, not one per line (32 MiB
+    // of tab-only lines held 430 MB of events).
+    void aRunOfBadLinesIsOneEvent()
+    {
+        for (const std::string line : { "not a record\n", "\tpayload without header\n" }) {
+            std::string text;
+            for (int i = 0; i < 50000; ++i)
+                text += line + (i % 7 == 0 ? "\n" : "");
+            std::string ioError;
+            auto buffer = InputBuffer::fromBytes(text, 1ull << 30, ioError);
+            ChunkScanner scanner;
+            ScannedChunk out;
+            scanner.scan(*buffer, 0, buffer->size(), out);
+            QCOMPARE(out.events.size(), size_t(1));
+            QCOMPARE(out.events[0].count, uint64_t(50000));
+        }
     }
 
     // An input with no size (a device, a FIFO, standard input): the progress total counts it as
