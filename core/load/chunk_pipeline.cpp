@@ -3,15 +3,18 @@
 #include "core/io/input_buffer.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace dynascope {
 
-ChunkPipeline::ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers)
+ChunkPipeline::ChunkPipeline(
+    const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers, ScanHook hook)
     : m_buffer(buffer)
     , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
     , m_window(2 * (size_t(helpers) + 1))
     , m_ready(m_chunks)
     , m_starts(m_chunks + 1, buffer.size())
+    , m_hook(std::move(hook))
 {
     // Chunk k starts at the first line at or after k * chunkBytes that can start a record
     // (chunkStart). A start found past the next boundary is that chunk's start too, so no byte is
@@ -85,6 +88,8 @@ std::unique_ptr<ScannedChunk> ChunkPipeline::fresh()
 
 void ChunkPipeline::scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const
 {
+    if (m_hook)
+        m_hook(k);
     const uint64_t b = m_starts[k];
     scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out);
 }

@@ -12,6 +12,7 @@
 
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -23,7 +24,12 @@ class InputBuffer;
 
 class ChunkPipeline {
 public:
-    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers);
+    // Called with a chunk's index before it is scanned, on the thread that scans it (tests use
+    // it to make a scan throw; the loader passes none).
+    using ScanHook = std::function<void(size_t chunk)>;
+
+    ChunkPipeline(
+        const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers, ScanHook hook = {});
     ~ChunkPipeline();
     ChunkPipeline(const ChunkPipeline&) = delete;
     ChunkPipeline& operator=(const ChunkPipeline&) = delete;
@@ -54,6 +60,7 @@ private:
     std::condition_variable m_cv;
     std::vector<Slot> m_ready;
     std::vector<uint64_t> m_starts; // chunk k is [m_starts[k], m_starts[k + 1])
+    const ScanHook m_hook;
     size_t m_nextClaim = 0; // chunks below it are being scanned or done
     size_t m_consumed = 0; // chunks handed to the consumer
     bool m_quit = false;

@@ -4,12 +4,16 @@
 // input with no size. Each checks what is deterministic (names, counts, capacities), never time.
 #include "robustness_helpers.h"
 
+#include "core/load/chunk_pipeline.h"
 #include "core/load/chunk_scan.h"
 #include "core/load/kind_names.h"
 
 #include <QTemporaryDir>
 
+#include <chrono>
 #include <map>
+#include <stdexcept>
+#include <thread>
 
 using namespace dynascope;
 using namespace dynascope::robustness;
@@ -193,6 +197,38 @@ private Q_SLOTS:
             QCOMPARE(out.events.size(), size_t(1));
             QCOMPARE(out.events[0].count, uint64_t(50000));
         }
+    }
+
+    // What a scan throws reaches the consumer as that chunk's result, on the consumer's thread
+    // (on a helper thread it ended the process through std::terminate). The helpers get a head
+    // start, so chunk 3 is scanned by one of them.
+    void scanExceptionReachesTheConsumer()
+    {
+        std::string text;
+        for (int i = 0; i < 2000; ++i)
+            text += header("{\"str\": [\"f.py\", " + std::to_string(i) + "]}");
+        std::string ioError;
+        auto buffer = InputBuffer::fromBytes(text, 1ull << 30, ioError);
+        ChunkPipeline pipeline(*buffer, 4096, 2, [](size_t k) {
+            if (k == 3)
+                throw std::runtime_error("scan of chunk 3 failed");
+        });
+        QVERIFY(pipeline.chunks() > 6);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        ChunkScanner scanner;
+        size_t thrown = 0, scanned = 0;
+        for (size_t k = 0; k < pipeline.chunks(); ++k) {
+            try {
+                pipeline.recycle(pipeline.take(k, scanner));
+                ++scanned;
+            } catch (const std::runtime_error& e) {
+                QCOMPARE(k, size_t(3));
+                QCOMPARE(std::string(e.what()), std::string("scan of chunk 3 failed"));
+                ++thrown;
+            }
+        }
+        QCOMPARE(thrown, size_t(1));
+        QCOMPARE(scanned, pipeline.chunks() - 1);
     }
 
     // An input with no size (a device, a FIFO, standard input): the progress total counts it as
