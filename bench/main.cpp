@@ -11,6 +11,7 @@
 // Every time is the median of several runs after a warm-up run; the page cache is warm.
 // Figures are printed, never judged: the CTest test only checks that the line is complete.
 #include "bench/bench_logs.h"
+#include "bench/bench_shapes.h"
 #include "core/io/input_buffer.h"
 #include "core/load/loader.h"
 #include "core/synth/scale_trace.h"
@@ -62,6 +63,7 @@ struct Args {
     bool appTimes = true;
     std::string tlparse; // default: DYNASCOPE_TLPARSE, the live stage's venv, PATH
     std::string torchLogs; // --torch-logs FILE: the TORCH_LOGS text figures instead
+    bool shapes = false; // --shapes: throughput per pathological input shape instead
 };
 
 double seconds(Clock::duration d)
@@ -154,6 +156,8 @@ std::optional<Args> parse(int argc, char** argv, int& rc)
             a.spans = s;
         } else if (k == "--tlparse") {
             a.tlparse = v;
+        } else if (k == "--shapes") {
+            a.shapes = true;
         } else if (k == "--torch-logs") {
             a.torchLogs = v;
         } else if (k == "--app") {
@@ -461,6 +465,8 @@ int main(int argc, char** argv)
     if (!parsed)
         return rc;
     const Args a = *parsed;
+    if (a.shapes)
+        return dynascope::bench::benchShapes(a.size, a.runs ? a.runs : 3);
     if (!a.torchLogs.empty())
         return dynascope::bench::benchTorchLogs(a.torchLogs, a.size, a.runs);
 

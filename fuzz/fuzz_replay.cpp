@@ -5,9 +5,15 @@
 // uses mt19937_64 directly and no std:: distributions). On a violation it writes the input to
 // --artifacts DIR (default: the current folder), prints the violation and exits 1.
 //
+// Slow inputs and memory growth fail too: each input's time, peak heap and number of allocations
+// are bounded by a constant plus a cost per input byte (kBudget below; generous, since a shared CI
+// machine is slow at times, but a quadratic loop or a per-line allocation of the kind issue 11
+// found overshoots them by orders of magnitude). Heap is counted when the build has no sanitizer.
+//
 //   fuzz_replay [--mutations N] [--seed S] [--max-len BYTES] [--artifacts DIR] PATH...
 //   fuzz_replay --dump FILE     the model of one input, record by record, for triage
 #include "fuzz/trace_invariants.h"
+#include "tests/support/heap_counter.h"
 
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
@@ -240,6 +246,48 @@ int dump(const fs::path& path)
     return 0;
 }
 
+// What one input may cost: base + perByte x its size (the decoded size of a compressed input
+// can be a thousand times its bytes, so compressed inputs get the decoding limit's room).
+struct Budget {
+    double baseSeconds = 0.5, secondsPerByte = 50e-6;
+    double baseHeap = 8 << 20, heapPerByte = 400;
+    double baseAllocations = 20000, allocationsPerByte = 8;
+};
+constexpr Budget kBudget;
+
+// The input's cost against the budget: "" when within it.
+std::string runMeasured(const std::string& bytes, std::string& violation)
+{
+    namespace t = dynascope::testing;
+    const bool compressed = InputBuffer::sniff(bytes) != InputBuffer::Compression::None;
+    const double size = static_cast<double>(compressed ? 1u << 20 : bytes.size());
+    const int64_t heapBefore = t::liveHeap(), allocationsBefore = t::allocations();
+    t::resetPeak();
+    const auto t0 = std::chrono::steady_clock::now();
+    violation = dynascope::fuzz::runOne(bytes);
+    const double secs
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double heap = static_cast<double>(t::peakHeap() - heapBefore);
+    const double allocations = static_cast<double>(t::allocations() - allocationsBefore);
+    char buf[256];
+    if (secs > kBudget.baseSeconds + kBudget.secondsPerByte * size) {
+        std::snprintf(buf, sizeof buf, "too slow: %.2f s for %zu bytes\n", secs, bytes.size());
+        return buf;
+    }
+    if (t::kHeapCounted && heap > kBudget.baseHeap + kBudget.heapPerByte * size) {
+        std::snprintf(buf, sizeof buf, "too much heap: %.0f bytes at the peak for %zu bytes\n",
+            heap, bytes.size());
+        return buf;
+    }
+    if (t::kHeapCounted
+        && allocations > kBudget.baseAllocations + kBudget.allocationsPerByte * size) {
+        std::snprintf(buf, sizeof buf, "too many allocations: %.0f for %zu bytes\n", allocations,
+            bytes.size());
+        return buf;
+    }
+    return {};
+}
+
 int usage()
 {
     std::cerr << "usage: fuzz_replay [--mutations N] [--seed S] [--max-len BYTES] "
@@ -318,8 +366,13 @@ int main(int argc, char** argv)
         return 1;
     };
     const auto t0 = std::chrono::steady_clock::now();
+    auto check = [&](const std::string& bytes) {
+        std::string violation;
+        std::string cost = runMeasured(bytes, violation);
+        return violation.empty() ? cost : violation;
+    };
     for (const auto& [name, bytes] : inputs)
-        if (auto v = dynascope::fuzz::runOne(bytes); !v.empty())
+        if (auto v = check(bytes); !v.empty())
             return fail(name, bytes, v);
 
     std::vector<std::string> corpus;
@@ -328,14 +381,14 @@ int main(int argc, char** argv)
     Mutator m(seed);
     for (uint64_t i = 0; i < mutations; ++i) {
         std::string input = m.mutate(corpus, maxLen);
-        if (auto v = dynascope::fuzz::runOne(input); !v.empty())
+        if (auto v = check(input); !v.empty())
             return fail(
                 "mutation " + std::to_string(i) + " (seed " + std::to_string(seed) + ")", input, v);
     }
     const double secs
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("fuzz_replay: %zu corpus inputs and %llu mutations (seed %llu) in %.1f s, no "
-                "invariant violated\n",
+                "invariant violated, none over its time or heap budget\n",
         inputs.size(), static_cast<unsigned long long>(mutations),
         static_cast<unsigned long long>(seed), secs);
     return 0;

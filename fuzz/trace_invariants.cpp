@@ -5,6 +5,7 @@
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
 #include "core/io/input_buffer.h"
+#include "core/load/content_kind.h"
 #include "core/load/file_builder.h"
 #include "core/logs/torch_logs.h"
 #include "core/report/bug_report.h"
@@ -402,9 +403,14 @@ std::string runOne(std::string_view bytes, uint64_t maxDecompressed)
         return {};
     }
     FileBuildInput in { "fuzz.log", buffer, {}, {} };
-    // As the loader does: TORCH_LOGS text goes to core/logs, recognised by content.
-    const bool text = logs::looksLikeTorchLogs(
-        buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20)));
+    // As the loader does: the content judged from the head (every input is built all the same,
+    // to fuzz the builder on what the loader would refuse), TORCH_LOGS text to core/logs.
+    const ContentGuess guess
+        = classifyContent(buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20)));
+    if (!isLoadable(guess.kind)
+        && notATraceMessage(guess).find("TORCH_TRACE=") == std::string::npos)
+        return "a refusal without the TORCH_TRACE advice\n";
+    const bool text = guess.kind == ContentKind::TorchLogs;
     auto build = [&] { return text ? logs::buildTorchLogs(in) : buildFile(in); };
     auto trace = build();
     if (!trace)

@@ -308,6 +308,87 @@ std::shared_ptr<const InputBuffer> InputBuffer::fromBytes(
     return b;
 }
 
+std::optional<std::string> InputBuffer::readHead(const std::string& path, size_t maxBytes)
+{
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return std::nullopt;
+    struct stat st { };
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return std::nullopt;
+    }
+    // Raw bytes are read in pieces until maxBytes decode (a compressed head needs more than one
+    // piece only when it compresses well, and never more than the file).
+    std::string raw, out;
+    std::vector<char> piece(256 * 1024);
+    ZSTD_DCtx* zctx = nullptr;
+    z_stream zs {};
+    bool zInit = false, done = false;
+    Compression kind = Compression::None;
+    while (!done && out.size() < maxBytes) {
+        const ssize_t n = ::read(fd, piece.data(), piece.size());
+        if (n <= 0)
+            break;
+        std::string_view in(piece.data(), static_cast<size_t>(n));
+        if (raw.empty() && kind == Compression::None) {
+            raw.assign(in);
+            kind = sniff(raw);
+            if (kind == Compression::None) {
+                out.assign(in.substr(0, std::min(in.size(), maxBytes)));
+                continue;
+            }
+        } else if (kind == Compression::None) {
+            out.append(in.substr(0, std::min(in.size(), maxBytes - out.size())));
+            continue;
+        }
+        const size_t before = out.size();
+        out.resize(maxBytes);
+        if (kind == Compression::Zstd) {
+            if (!zctx && !(zctx = ZSTD_createDCtx()))
+                break;
+            ZSTD_inBuffer zin { in.data(), in.size(), 0 };
+            ZSTD_outBuffer zout { out.data(), maxBytes, before };
+            while (zin.pos < zin.size && zout.pos < zout.size) {
+                const size_t rc = ZSTD_decompressStream(zctx, &zout, &zin);
+                if (ZSTD_isError(rc)) {
+                    done = true;
+                    break;
+                }
+            }
+            out.resize(zout.pos);
+        } else {
+            if (!zInit) {
+                if (inflateInit2(&zs, 15 + 32) != Z_OK)
+                    break;
+                zInit = true;
+            }
+            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+            zs.avail_in = static_cast<uInt>(in.size());
+            zs.next_out = reinterpret_cast<Bytef*>(out.data() + before);
+            zs.avail_out = static_cast<uInt>(maxBytes - before);
+            while (zs.avail_in > 0 && zs.avail_out > 0) {
+                const int rc = inflate(&zs, Z_NO_FLUSH);
+                if (rc == Z_STREAM_END && zs.avail_in > 0) {
+                    inflateReset(&zs); // concatenated members
+                    continue;
+                }
+                if (rc != Z_OK) {
+                    done = true;
+                    break;
+                }
+            }
+            out.resize(maxBytes - zs.avail_out);
+        }
+    }
+    if (zctx)
+        ZSTD_freeDCtx(zctx);
+    if (zInit)
+        inflateEnd(&zs);
+    ::close(fd);
+    return out;
+}
+
 std::shared_ptr<const InputBuffer> InputBuffer::open(
     const std::string& path, uint64_t maxDecoded, std::string& error, unsigned threads)
 {

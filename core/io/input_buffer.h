@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,12 @@ public:
     Compression compression() const { return m_compression; }
 
     static Compression sniff(std::string_view head);
+
+    // The first `maxBytes` decoded bytes of a regular file (decompressed when zstd or gzip),
+    // read without reading the rest: a 10 GB file that is not a trace is told apart at once.
+    // Null for what cannot be read twice (pipes, /dev/stdin) and for files that cannot be
+    // opened; open() says why for those.
+    static std::optional<std::string> readHead(const std::string& path, size_t maxBytes);
 
 private:
     InputBuffer() = default;

@@ -26,8 +26,8 @@ uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos)
         c = static_cast<uint64_t>(static_cast<const char*>(nl) - d) + 1;
     }
     while (c < size) {
-        if (d[c] == '\n') { // an empty line: no call for it
-            ++c;
+        if (d[c] == '\n') { // empty lines: no call for them
+            c = static_cast<uint64_t>(skipNewlines(d + c, d + size) - d);
             continue;
         }
         const void* nl = std::memchr(d + c, '\n', size - c);

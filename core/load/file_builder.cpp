@@ -15,6 +15,8 @@
 // carry no id at all and follow the same rule with "the last compile started in this file".
 #include "core/load/file_builder.h"
 
+#include "core/model/diagnostic_limiter.h"
+
 #include "core/analysis/graph_break_text.h"
 #include "core/analysis/recompile_linker.h"
 #include "core/analysis/status.h"
@@ -23,6 +25,7 @@
 #include "core/load/chunk_scan.h"
 #include "core/load/compile_links.h"
 #include "core/load/kind_names.h"
+#include "core/model/diagnostic_limiter.h"
 #include "core/parse/envelope.h"
 #include "core/util/json_dom.h"
 
@@ -86,41 +89,21 @@ public:
 
 private:
     TraceFile& file() { return m_trace->files[0]; }
-    // Diagnostics of one code are kept one by one up to kKeptPerCode; the rest are counted
-    // with their line range and said in one diagnostic at the end (aggregateDiagnostics), so a
-    // file of millions of bad lines holds a few dozen diagnostics, not millions.
-    static constexpr uint64_t kKeptPerCode = 20;
-    struct Aggregate {
-        uint64_t listed = 0;
-        uint64_t unlisted = 0;
-        uint64_t firstLine = 0, lastLine = 0; // of the unlisted ones
-        Severity severity = Severity::Info;
-    };
-    // Counts `n` diagnostics of code `c` on lines [first, last] that are not listed.
-    void countUnlisted(Severity s, DiagnosticCode c, uint64_t first, uint64_t last, uint64_t n)
-    {
-        Aggregate& a = m_aggregates[static_cast<size_t>(c)];
-        a.firstLine = a.unlisted ? std::min(a.firstLine, first) : first;
-        a.lastLine = std::max(a.lastLine, last);
-        a.unlisted += n;
-        a.severity = std::max(a.severity, s);
-    }
+    // At most DiagnosticLimiter::kKeptPerCode diagnostics of each code are listed; the rest are
+    // counted and said in one diagnostic per code at the end (finish()).
     bool keepDiagnostic(Severity s, DiagnosticCode c, uint64_t line)
     {
-        Aggregate& a = m_aggregates[static_cast<size_t>(c)];
-        if (a.listed < kKeptPerCode) {
-            ++a.listed;
-            return true;
-        }
-        countUnlisted(s, c, line, line, 1);
-        return false;
+        return m_limiter.keep(s, c, line);
+    }
+    void countUnlisted(Severity s, DiagnosticCode c, uint64_t first, uint64_t last, uint64_t n)
+    {
+        m_limiter.countUnlisted(s, c, first, last, n);
     }
     void diag(Severity s, DiagnosticCode c, uint64_t line, std::string msg)
     {
         if (keepDiagnostic(s, c, line))
             m_trace->diagnostics.push_back({ s, c, m_in.path, line, std::move(msg) });
     }
-    void aggregateDiagnostics();
     void header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineBase);
     void badPrefix(const ScanEvent& ev, uint64_t lineBase);
     void finishRecord();
@@ -180,7 +163,7 @@ private:
     uint64_t m_lastProgress = 0;
     bool m_full = false; // the record limit was reached: the rest is not read
     bool m_inBadRun = false; // the last line that was not blank was a bad-prefix line
-    std::array<Aggregate, static_cast<size_t>(DiagnosticCode::Other) + 1> m_aggregates {};
+    DiagnosticLimiter m_limiter;
 };
 
 bool Builder::parseJson(std::string_view text, simdjson::dom::element& out)
@@ -927,56 +910,6 @@ void Builder::linkRecompiles()
     linkRecompileReasons(t, m_reasonTexts, m_in.stop);
 }
 
-namespace {
-// What a diagnostic code's lines are, for the one diagnostic that counts those not listed.
-const char* describeLines(DiagnosticCode c)
-{
-    switch (c) {
-    case DiagnosticCode::BadPrefix:
-        return "lines that are not trace records";
-    case DiagnosticCode::BadJson:
-        return "headers whose JSON does not parse";
-    case DiagnosticCode::OrphanPayload:
-        return "runs of payload lines with no header before them";
-    case DiagnosticCode::UnknownStringIndex:
-        return "unknown string-table indices";
-    case DiagnosticCode::MissingPayload:
-        return "headers that declare a payload none follows";
-    case DiagnosticCode::UnmatchedBegin:
-    case DiagnosticCode::UnmatchedEnd:
-        return "unmatched chromium events";
-    default:
-        return "problems of the same kind";
-    }
-}
-
-std::string withThousands(uint64_t n)
-{
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-} // namespace
-
-void Builder::aggregateDiagnostics()
-{
-    for (size_t c = 0; c < m_aggregates.size(); ++c) {
-        const Aggregate& a = m_aggregates[c];
-        if (a.unlisted == 0)
-            continue;
-        const uint64_t more = a.unlisted;
-        m_trace->diagnostics.push_back(
-            { a.severity, static_cast<DiagnosticCode>(c), m_in.path, a.firstLine,
-                withThousands(more) + " more " + describeLines(static_cast<DiagnosticCode>(c))
-                    + " (lines " + withThousands(a.firstLine) + "-" + withThousands(a.lastLine)
-                    + "), not listed one by one" });
-    }
-}
-
 void Builder::finish()
 {
     auto& t = *m_trace;
@@ -1024,7 +957,7 @@ void Builder::finish()
             && std::isdigit(static_cast<unsigned char>(f.path[p + 6])))
             f.rank = std::atoll(f.path.c_str() + p + 6);
     }
-    aggregateDiagnostics();
+    m_limiter.appendAggregates(m_in.path, m_trace->diagnostics);
 }
 
 std::unique_ptr<Trace> Builder::run()

@@ -1,6 +1,7 @@
 #include "core/load/loader.h"
 
 #include "core/io/input_buffer.h"
+#include "core/load/content_kind.h"
 #include "core/load/file_builder.h"
 #include "core/logs/torch_logs.h"
 
@@ -15,6 +16,8 @@ namespace dynascope {
 namespace fs = std::filesystem;
 
 namespace {
+constexpr size_t kHeadBytes = 1u << 20;
+
 bool isTraceName(const std::string& name)
 {
     if (!name.starts_with("dedicated_log_torch_trace"))
@@ -64,8 +67,14 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
             continue;
         }
         if (found.empty()) {
-            errors.push_back({ Severity::Error, DiagnosticCode::IoError, p, 0,
-                "the folder holds no dedicated_log_torch_trace*.log files" });
+            const bool tlparseOutput = fs::exists(fs::path(p) / "index.html", ec)
+                && fs::exists(fs::path(p) / "raw.log", ec);
+            errors.push_back({ Severity::Error,
+                tlparseOutput ? DiagnosticCode::NotATrace : DiagnosticCode::IoError, p, 0,
+                tlparseOutput
+                    ? "the folder is tlparse's output, not a TORCH_TRACE folder: open raw.log in "
+                      "it (the log tlparse read), or the TORCH_TRACE folder it came from"
+                    : "the folder holds no dedicated_log_torch_trace*.log files" });
             continue;
         }
         if (options.newestOnly) {
@@ -110,7 +119,20 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     };
 
     unsigned scanThreads = 1; // per file, set below
+    // A file that is not a trace is told from its first megabyte, before the rest is read.
+    auto refuse = [&](size_t i, const ContentGuess& guess) {
+        openErrors[i].push_back(
+            { Severity::Error, DiagnosticCode::NotATrace, files[i], 0, notATraceMessage(guess) });
+        done += sizes[i];
+        report("reading");
+    };
     auto loadOne = [&](size_t i) {
+        if (files[i] != "-") {
+            if (auto head = InputBuffer::readHead(files[i], kHeadBytes)) {
+                if (auto guess = classifyContent(*head); !isLoadable(guess.kind))
+                    return refuse(i, guess);
+            }
+        }
         std::string error;
         auto buffer = InputBuffer::open(files[i] == "-" ? "/dev/stdin" : files[i],
             options.maxDecompressedBytes, error, scanThreads);
@@ -134,9 +156,11 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
                            } };
         in.threads = scanThreads;
         // TORCH_LOGS text (what bug reports paste) is read by core/logs, recognised by content.
-        const std::string_view head
-            = buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20));
-        parts[i] = logs::looksLikeTorchLogs(head) ? logs::buildTorchLogs(in) : buildFile(in);
+        const auto guess = classifyContent(
+            buffer->view().substr(0, std::min<size_t>(buffer->size(), kHeadBytes)));
+        if (!isLoadable(guess.kind)) // a pipe, read before it could be told
+            return refuse(i, guess);
+        parts[i] = guess.kind == ContentKind::TorchLogs ? logs::buildTorchLogs(in) : buildFile(in);
         if (!error.empty())
             parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
                 { Severity::Warning, DiagnosticCode::TruncatedRecord, files[i], 0, error });

@@ -6,6 +6,7 @@
 #include "core/analysis/recompile_linker.h"
 #include "core/io/input_buffer.h"
 #include "core/load/compile_links.h"
+#include "core/load/content_kind.h"
 #include "core/load/kind_names.h"
 #include "core/logs/log_line.h"
 #include "core/logs/log_messages.h"
@@ -701,9 +702,15 @@ LoadResult loadText(const std::string& name, std::string_view bytes, const LoadO
         return result;
     }
     FileBuildInput in { name, buffer, {}, {} };
-    const std::string_view head
-        = buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20));
-    std::unique_ptr<Trace> part = looksLikeTorchLogs(head) ? buildTorchLogs(in) : buildFile(in);
+    const auto guess
+        = classifyContent(buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20)));
+    if (!isLoadable(guess.kind)) {
+        result.errors.push_back(
+            { Severity::Error, DiagnosticCode::NotATrace, name, 0, notATraceMessage(guess) });
+        return result;
+    }
+    std::unique_ptr<Trace> part
+        = guess.kind == ContentKind::TorchLogs ? buildTorchLogs(in) : buildFile(in);
     if (!error.empty())
         part->diagnostics.insert(part->diagnostics.begin(),
             { Severity::Warning, DiagnosticCode::TruncatedRecord, name, 0, error });

@@ -51,6 +51,8 @@ const char* toString(DiagnosticCode code)
         return "orphan_payload";
     case DiagnosticCode::IoError:
         return "io_error";
+    case DiagnosticCode::NotATrace:
+        return "not_a_trace";
     case DiagnosticCode::Other:
         break;
     }

@@ -21,6 +21,7 @@ enum class DiagnosticCode : uint8_t {
     MissingPayload, // has_payload but no payload lines follow
     OrphanPayload, // payload lines with no header before them
     IoError, // the file could not be read or decompressed
+    NotATrace, // the file is something else (a text log, a Chrome trace, tlparse's output, binary)
     Other,
 };
 

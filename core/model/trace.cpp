@@ -1,6 +1,7 @@
 #include "core/model/trace.h"
 
 #include "core/io/input_buffer.h"
+#include "core/model/diagnostic_limiter.h"
 #include "core/util/md5.h"
 
 #include <algorithm>
@@ -227,18 +228,22 @@ Trace::PayloadCheck Trace::verifyPayloads() const
     std::vector<std::vector<Diagnostic>> perFile(files.size());
     auto work = [&](size_t fi) {
         const TraceFile& f = files[fi];
+        // An edited file can mismatch on every payload: list the first few, count the rest.
+        DiagnosticLimiter limiter;
         for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
             if (!records[r].hasPayload() || (records[r].flags & kTruncated))
                 continue;
             if (!payloadHashMatches(r)) {
                 ++check.mismatchesPerFile[fi];
-                perFile[fi].push_back(
-                    { Severity::Warning, DiagnosticCode::Md5Mismatch, f.path, records[r].line,
+                if (limiter.keep(Severity::Warning, DiagnosticCode::Md5Mismatch, records[r].line))
+                    perFile[fi].push_back({ Severity::Warning, DiagnosticCode::Md5Mismatch, f.path,
+                        records[r].line,
                         "payload of " + kindName(r)
                             + " does not match its has_payload MD5 (the file was edited); shown as "
                               "is" });
             }
         }
+        limiter.appendAggregates(f.path, perFile[fi]);
     };
     unsigned n = std::max(1u,
         std::min<unsigned>(

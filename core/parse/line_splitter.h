@@ -8,6 +8,24 @@
 
 namespace dynascope {
 
+// The first byte at or after `p` (before `end`) that is not '\n': eight bytes compared at a
+// time, so a file of blank lines (a gigabyte of them gzips to a megabyte) is skipped at memory
+// speed.
+inline const char* skipNewlines(const char* p, const char* end)
+{
+    constexpr uint64_t kNewlines = 0x0a0a0a0a0a0a0a0aull;
+    while (end - p >= 8) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        if (w != kNewlines)
+            break;
+        p += 8;
+    }
+    while (p < end && *p == '\n')
+        ++p;
+    return p;
+}
+
 struct Line {
     uint64_t offset = 0; // of the first byte
     uint32_t length = 0; // without '\n' and without a trailing '\r'
@@ -49,10 +67,10 @@ public:
     // a byte compare each instead of a call to next().
     void skipEmptyLines()
     {
-        while (m_pos < m_size && m_data[m_pos] == '\n') {
-            ++m_pos;
-            ++m_number;
-        }
+        const uint64_t next
+            = static_cast<uint64_t>(skipNewlines(m_data + m_pos, m_data + m_size) - m_data);
+        m_number += next - m_pos;
+        m_pos = next;
     }
 
 private:

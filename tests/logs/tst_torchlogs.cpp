@@ -11,78 +11,13 @@
 #include "core/logs/statement_reader.h"
 #include "core/logs/torch_logs.h"
 #include "fuzz/trace_invariants.h"
+#include "tests/support/heap_counter.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <malloc.h>
-
-#include <atomic>
 #include <cstdlib>
-#include <new>
 #include <sstream>
-
-// Heap accounting for the size tests: live bytes and their peak, through every operator new.
-// Sanitizer builds keep their own allocator (replacing operator new there mixes allocators), so
-// the size tests skip under them.
-#if defined(__SANITIZE_ADDRESS__)
-#define DYNASCOPE_COUNT_HEAP 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DYNASCOPE_COUNT_HEAP 0
-#endif
-#endif
-#ifndef DYNASCOPE_COUNT_HEAP
-#define DYNASCOPE_COUNT_HEAP 1
-#endif
-namespace {
-std::atomic<int64_t> g_live { 0 }, g_peak { 0 };
-#if DYNASCOPE_COUNT_HEAP
-void* counted(size_t n)
-{
-    void* p = std::malloc(n ? n : 1);
-    if (!p)
-        throw std::bad_alloc();
-    const int64_t live = g_live += static_cast<int64_t>(malloc_usable_size(p));
-    int64_t peak = g_peak.load();
-    while (live > peak && !g_peak.compare_exchange_weak(peak, live)) { }
-    return p;
-}
-void uncounted(void* p)
-{
-    if (!p)
-        return;
-    g_live -= static_cast<int64_t>(malloc_usable_size(p));
-    std::free(p);
-}
-} // namespace
-void* operator new(size_t n)
-{
-    return counted(n);
-}
-void* operator new[](size_t n)
-{
-    return counted(n);
-}
-void operator delete(void* p) noexcept
-{
-    uncounted(p);
-}
-void operator delete[](void* p) noexcept
-{
-    uncounted(p);
-}
-void operator delete(void* p, size_t) noexcept
-{
-    uncounted(p);
-}
-void operator delete[](void* p, size_t) noexcept
-{
-    uncounted(p);
-}
-#else
-} // namespace
-#endif
 
 using namespace dynascope;
 using namespace dynascope::logs;
@@ -668,7 +603,7 @@ private Q_SLOTS:
     // the heap holds nothing per line.
     void foreignLogStaysSmall()
     {
-        if (!DYNASCOPE_COUNT_HEAP)
+        if (!dynascope::testing::kHeapCounted)
             QSKIP("heap counting is off in sanitizer builds (they keep their own allocator)");
         std::string text;
         const std::string line = "step 000123 loss 0.2500 lr 0.0001 throughput 1234.5 samples/s\n";
@@ -680,10 +615,10 @@ private Q_SLOTS:
         std::string error;
         auto buffer = InputBuffer::fromBytes(text, ~0ull, error);
         text = std::string();
-        const int64_t before = g_live.load();
-        g_peak = before;
+        const int64_t before = dynascope::testing::liveHeap();
+        dynascope::testing::resetPeak();
         auto t = buildTorchLogs({ "stdout.txt", buffer, {}, {} });
-        const int64_t peak = g_peak.load() - before;
+        const int64_t peak = dynascope::testing::peakHeap() - before;
         QCOMPARE(t->records.size(), size_t(1));
         QCOMPARE(t->files[0].badLines, uint64_t((100u << 20) / line.size()));
         QCOMPARE(t->diagnostics.size(), size_t(1)); // one line for all of them
@@ -701,7 +636,7 @@ private Q_SLOTS:
     }
     void heapIsLinear()
     {
-        if (!DYNASCOPE_COUNT_HEAP)
+        if (!dynascope::testing::kHeapCounted)
             QSKIP("heap counting is off in sanitizer builds (they keep their own allocator)");
         QFETCH(QString, shape);
         auto make = [&](size_t bytes) {
@@ -735,10 +670,10 @@ private Q_SLOTS:
         for (int i = 0; i < 2; ++i) {
             std::string error;
             auto buffer = InputBuffer::fromBytes(make(sizes[i]), ~0ull, error);
-            const int64_t before = g_live.load();
-            g_peak = before;
+            const int64_t before = dynascope::testing::liveHeap();
+            dynascope::testing::resetPeak();
             auto t = buildTorchLogs({ "capture.txt", buffer, {}, {} });
-            perByte[i] = double(g_peak.load() - before) / double(buffer->size());
+            perByte[i] = double(dynascope::testing::peakHeap() - before) / double(buffer->size());
             QVERIFY(!t->records.empty());
         }
         qInfo("%s: peak heap per input byte %.2f at 4 MiB, %.2f at 16 MiB", qPrintable(shape),
