@@ -5,6 +5,7 @@
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
 #include "core/load/loader.h"
+#include "core/report/findings_render.h"
 #include "core/report/report_render.h"
 #include "core/writer/summary_json.h"
 
@@ -38,6 +39,15 @@ const char* kReportHelp
       .html, .json) unless --format says otherwise. The HTML page stands alone.
 )";
 
+const char* kDiagnoseHelp
+    = R"(  diagnose [--json] [--min-severity note|warning|error] [--latest] [-o FILE] PATH...
+      What is wrong in the trace, most costly first: recompiles and the guard that failed,
+      graph breaks, failures and the compiler layer that failed, compile time against the run,
+      cache misses; each with its evidence and the next step (code where there is some), and
+      PyTorch's own GB code and hints. --json prints the "dynascope-findings" document
+      (README.md, "Findings"). Exits 0 once it ran, whatever it found.
+)";
+
 const char* kExportHelp = R"(  export chrome [--latest] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
       compile with its phases, instants for graph breaks, recompiles, failures and cache events.
@@ -67,8 +77,8 @@ void printUsage(const char* commandHelp)
         std::cout << commandHelp << kUsageTail;
     else
         std::cout << "Commands:\n"
-                  << kSummaryHelp << kReportHelp << kExportHelp << dynascope::cli::kRecordHelp
-                  << dynascope::cli::kProbeHelp << kUsageTail;
+                  << kSummaryHelp << kDiagnoseHelp << kReportHelp << kExportHelp
+                  << dynascope::cli::kRecordHelp << dynascope::cli::kProbeHelp << kUsageTail;
 }
 
 int usageError(const std::string& message)
@@ -211,6 +221,53 @@ bool optionValue(const std::vector<std::string>& args, size_t& i, const std::str
         return true;
     }
     return false;
+}
+
+int diagnose(const std::vector<std::string>& args)
+{
+    dynascope::LoadOptions options;
+    bool json = false;
+    dynascope::FindingSeverity minSeverity = dynascope::FindingSeverity::Note;
+    std::string output;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string value;
+        bool missing = false;
+        if (optionValue(args, i, "", "--min-severity", value, missing)) {
+            if (value == "note")
+                minSeverity = dynascope::FindingSeverity::Note;
+            else if (value == "warning")
+                minSeverity = dynascope::FindingSeverity::Warning;
+            else if (value == "error")
+                minSeverity = dynascope::FindingSeverity::Error;
+            else
+                return usageError("--min-severity takes note, warning or error");
+        } else if (optionValue(args, i, "-o", "--output", value, missing)) {
+            if (missing || value.empty())
+                return usageError("-o needs a file name");
+            output = value;
+        } else if (a == "--json")
+            json = true;
+        else if (a == "--latest")
+            options.newestOnly = true;
+        else if (a.starts_with("-") && a != "-")
+            return usageError("unknown option '" + a + "' for diagnose");
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usageError("diagnose needs at least one PATH");
+    auto loaded = loadInputs(paths, options);
+    if (!loaded)
+        return 2;
+    if (!output.empty() && output != "-" && isInput(output, *loaded->trace))
+        return usageError("the output " + output + " is one of the inputs");
+    auto found = dynascope::findFindings(*loaded->trace);
+    std::erase_if(found, [&](const dynascope::Finding& f) { return f.severity < minSeverity; });
+    return writeOutput(output,
+        json ? dynascope::findingsJson(*loaded->trace, found)
+             : dynascope::findingsText(*loaded->trace, found));
 }
 
 int report(const std::vector<std::string>& args)
@@ -360,6 +417,7 @@ int main(int argc, char** argv)
     }
     if (wantsHelp) {
         const char* text = topic == "summary" ? kSummaryHelp
+            : topic == "diagnose"             ? kDiagnoseHelp
             : topic == "report"               ? kReportHelp
             : topic == "export"               ? kExportHelp
             : topic == "record"               ? dynascope::cli::kRecordHelp
@@ -379,6 +437,8 @@ int main(int argc, char** argv)
         return summary(args);
     if (cmd == "report")
         return report(args);
+    if (cmd == "diagnose")
+        return diagnose(args);
     if (cmd == "export")
         return exportCommand(args);
     if (cmd == "record")

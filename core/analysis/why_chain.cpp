@@ -101,23 +101,6 @@ SourceLine lineOf(const StackFrame& f)
     return { f.file, f.line, f.name, f.loc };
 }
 
-Fix fixFor(const Rejection& r)
-{
-    Fix fix;
-    if (isShapeChange(r.mismatch)) {
-        fix.kind = FixKind::MarkDynamic;
-        const std::string name = localName(r.loggedSource.empty() ? r.source : r.loggedSource);
-        if (!name.empty() && r.dim)
-            fix.code = "torch._dynamo.mark_dynamic(" + name + ", " + std::to_string(*r.dim) + ")";
-    } else if (r.mismatch == Mismatch::Id) {
-        fix.kind = FixKind::StableObject;
-    } else if (r.mismatch == Mismatch::Dtype || r.mismatch == Mismatch::Device
-        || r.mismatch == Mismatch::RequiresGrad) {
-        fix.kind = FixKind::OneCompilePerValue;
-    }
-    return fix;
-}
-
 // The values the primary rejection's source took along the frame, up to compile `ci`.
 void valueChain(const Trace& t, const Compile& c, RecompileWhy& why)
 {
@@ -144,6 +127,23 @@ void valueChain(const Trace& t, const Compile& c, RecompileWhy& why)
     }
 }
 } // namespace
+
+Fix fixFor(const Rejection& r)
+{
+    Fix fix;
+    if (isShapeChange(r.mismatch)) {
+        fix.kind = FixKind::MarkDynamic;
+        const std::string name = localName(r.loggedSource.empty() ? r.source : r.loggedSource);
+        if (!name.empty() && r.dim)
+            fix.code = "torch._dynamo.mark_dynamic(" + name + ", " + std::to_string(*r.dim) + ")";
+    } else if (r.mismatch == Mismatch::Id) {
+        fix.kind = FixKind::StableObject;
+    } else if (r.mismatch == Mismatch::Dtype || r.mismatch == Mismatch::Device
+        || r.mismatch == Mismatch::RequiresGrad) {
+        fix.kind = FixKind::OneCompilePerValue;
+    }
+    return fix;
+}
 
 BreakWhy describeBreak(const GraphBreak& gb, size_t index)
 {

@@ -191,6 +191,9 @@ const RecompileReason* primaryReason(const Compile& compile);
 // One reason of `compile` with its failed guard looked up in the earlier compile's tree.
 Rejection describeRejection(const Trace& trace, const Compile& compile, const RecompileReason& r);
 
+// The fix a rejection calls for (mark_dynamic code for a local tensor's dimension).
+Fix fixFor(const Rejection& r);
+
 // One graph break (the compile's graphBreaks[index]) and one failure, as in a WhyChain.
 BreakWhy describeBreak(const GraphBreak& gb, size_t index);
 FailureWhy describeFailure(const Failure& failure);

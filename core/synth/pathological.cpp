@@ -34,7 +34,7 @@ const std::vector<PathologicalShape>& pathologicalShapes()
         { "tiny_records", "the smallest records ({\"x\": {}})" },
         { "string_table_flood", "string-table entries, each a new string" },
         { "unknown_kinds", "records of ever new kinds" },
-        { "compiles_of_one_frame", "one frame compiled again and again" },
+        { "compiles_of_one_frame", "one frame compiled again and again, each a recompile" },
         { "deep_span_nesting", "chromium B events nested ever deeper, then their E events" },
         { "md5_mismatches", "payloads that do not match their MD5" },
     };
@@ -75,9 +75,19 @@ std::string makePathological(std::string_view name, size_t bytes)
         return fill(bytes, [](size_t i) {
             const std::string id = "\"frame_id\": 0, \"frame_compile_id\": " + std::to_string(i)
                 + ", \"attempt\": 0";
+            // Each against the one before: a size that changed (a recompile reason to link).
+            std::string reason;
+            if (i > 0)
+                reason = rec("{\"artifact\": {\"name\": \"recompile_reasons\", "
+                             "\"encoding\": \"json\"}, "
+                             + id + ", \"has_payload\": \"0\"}")
+                    + "\t[\"0/" + std::to_string(i - 1)
+                    + ": tensor 'x' size mismatch at index 0. expected " + std::to_string(i + 1)
+                    + ", actual " + std::to_string(i + 2) + "\"]\n";
             return rec("{\"dynamo_start\": {\"stack\": [{\"line\": 5, \"name\": \"f\", "
                        "\"filename\": 0}]}, "
                        + id + "}")
+                + reason
                 + rec("{\"compilation_metrics\": {\"co_name\": \"f\", \"co_filename\": "
                       "\"train.py\", \"co_firstlineno\": 5}, "
                     + id + "}");

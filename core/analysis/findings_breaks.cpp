@@ -1,0 +1,283 @@
+// graph-break, graph-break-io, data-dependent, graph-break-skipped-frame, failure,
+// fullgraph-error (findings.h).
+#include "core/analysis/findings_rules.h"
+#include "core/analysis/why_chain.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace dynascope::findings {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view what)
+{
+    return s.find(what) != std::string_view::npos;
+}
+
+enum class BreakKind { Plain, Io, Item, Branch, Disabled };
+
+BreakKind kindOf(const BreakWhy& b)
+{
+    const std::string text = b.type + "\n" + b.reason
+        + (b.details.empty() ? std::string() : "\n" + b.details[0].explanation);
+    if (contains(text, "builtin operator `print`") || contains(text, "reorderable_logging")
+        || contains(text, "logging.Logger") || contains(text, "`print`"))
+        return BreakKind::Io;
+    if (contains(text, "Tensor.item()") || contains(text, "capture_scalar_outputs"))
+        return BreakKind::Item;
+    if (contains(text, "Data-dependent branching") || contains(text, "data-dependent")
+        || contains(text, "generic_jump"))
+        return BreakKind::Branch;
+    if (contains(text, "torch.compiler.disable"))
+        return BreakKind::Disabled;
+    return BreakKind::Plain;
+}
+
+struct BreakGroup {
+    BreakWhy first;
+    uint32_t frame = kNone;
+    BreakKind kind = BreakKind::Plain;
+    bool skipsFrame = false;
+    uint64_t count = 0;
+    std::vector<uint32_t> compiles; // that broke here, distinct
+    std::vector<uint32_t> resumes; // the resume frames' first compiles, distinct
+    std::set<uint32_t> frames;
+};
+
+std::string where(const BreakWhy& b)
+{
+    if (!b.userLine.known())
+        return {};
+    return std::string(baseName(b.userLine.file)) + ":" + std::to_string(b.userLine.line);
+}
+
+void breakFinding(Context& cx, const BreakGroup& g)
+{
+    const Trace& t = cx.trace;
+    const BreakWhy& b = g.first;
+    const std::string at = where(b);
+    const std::string type = b.type.empty() ? std::string(firstLine(b.reason)) : b.type;
+    const std::string rule = g.skipsFrame                          ? "graph-break-skipped-frame"
+        : g.kind == BreakKind::Io                                  ? "graph-break-io"
+        : g.kind == BreakKind::Item || g.kind == BreakKind::Branch ? "data-dependent"
+                                                                   : "graph-break";
+    Finding& f = cx.add(rule, FindingSeverity::Warning, g.frame);
+    const std::string in = cx.frameTitle(g.frame) + (at.empty() ? "" : " at " + at);
+    if (g.skipsFrame)
+        f.title = "Dynamo skipped " + cx.frameTitle(g.frame) + " after a graph break"
+            + (at.empty() ? "" : " at " + at) + ": the whole function runs in eager (" + type + ")";
+    else if (g.kind == BreakKind::Io)
+        f.title = "`print` or logging in " + in + " breaks the graph";
+    else if (g.kind == BreakKind::Item)
+        f.title = "`.item()` in " + in + " breaks the graph (a tensor's value read in Python)";
+    else if (g.kind == BreakKind::Branch)
+        f.title = "Branching on a tensor's value in " + in + " breaks the graph";
+    else
+        f.title = "Graph break in " + in + ": " + type;
+    if (g.count > 1)
+        f.title += " (" + std::to_string(g.count) + " times)";
+    f.compiles = g.compiles;
+    f.compiles.insert(f.compiles.end(), g.resumes.begin(), g.resumes.end());
+    f.count = g.count;
+    f.costUs = cx.durationOf(f.compiles);
+    f.ladderStep = "graph breaks";
+    f.userFile = b.userLine.file;
+    f.userLine = b.userLine.line;
+    f.evidence.emplace_back("break", type);
+    if (!at.empty())
+        f.evidence.emplace_back("user line",
+            at + (b.userLine.code.empty() ? "" : ": " + std::string(firstLine(b.userLine.code))));
+    f.evidence.emplace_back("compiles that broke", cx.compileList(g.compiles));
+    if (!g.resumes.empty())
+        f.evidence.emplace_back("resumes in", cx.compileList(g.resumes));
+    if (g.frames.size() > 1)
+        f.evidence.emplace_back("frames", std::to_string(g.frames.size()));
+    const size_t frameCompiles
+        = g.frame < t.frames.size() ? t.frames[g.frame].compiles.size() : size_t(0);
+    if (frameCompiles >= 3)
+        f.evidence.emplace_back("the frame compiled",
+            std::to_string(frameCompiles) + " times: the break is paid in each compile");
+    if (!b.operation.empty())
+        f.evidence.emplace_back("Dynamo was tracing", b.operation);
+    if (!b.details.empty()) {
+        f.gbCode = b.details[0].gbCode;
+        f.explanation = b.details[0].explanation;
+        f.pytorchHints = b.details[0].hints;
+    }
+    f.why = g.skipsFrame
+        ? "Nothing of the function is compiled: it runs at eager speed on every call."
+        : "Each break ends a graph: the code around it runs in separate graphs with Python in "
+          "between, fewer fusions, and the resume functions compile on their own ("
+            + formatUs(f.costUs) + " of compile time here).";
+    switch (g.kind) {
+    case BreakKind::Io:
+        f.hint = "Move the print or log call out of the compiled function, or let Dynamo move it "
+                 "after the graph:";
+        f.code = "torch._dynamo.config.reorderable_logging_functions.add(print)";
+        break;
+    case BreakKind::Item:
+        f.hint = "Let Dynamo capture the scalar in the graph, or keep the value a tensor "
+                 "(torch.where instead of a Python if):";
+        f.code = "torch._dynamo.config.capture_scalar_outputs = True";
+        break;
+    case BreakKind::Branch:
+        f.hint = "Express the branch in the graph: torch.cond for two code paths, or make it "
+                 "branchless with torch.where / torch.clamp.";
+        f.code = "torch.cond(pred, true_fn, false_fn, (x,))";
+        break;
+    case BreakKind::Disabled:
+        f.hint = "The call is to a function wrapped in torch.compiler.disable: the break is by "
+                 "design. Move the call out of the hot path if the break costs too much.";
+        break;
+    case BreakKind::Plain:
+        f.hint = "Rewrite the line so Dynamo can trace it, or keep the callee out of the graph "
+                 "with torch.compiler.disable. To list every break at once, compile with "
+                 "fullgraph=True: each break becomes an error at its line.";
+        f.code = "torch.compile(fn, fullgraph=True)";
+        break;
+    }
+    if (g.skipsFrame)
+        f.hint = "Fix the break (" + type
+            + ") so Dynamo can resume after it; a break inside a loop often makes Dynamo skip "
+              "the frame: move the code that breaks out of the loop. "
+            + f.hint;
+}
+
+void failureFinding(Context& cx, const Compile& c)
+{
+    const FailureWhy w = describeFailure(*c.failure);
+    const bool fullgraph = !w.details.empty() && w.type == "Unsupported";
+    Finding& f = cx.add(fullgraph ? "fullgraph-error" : "failure", FindingSeverity::Error, c.frame);
+    const std::string at = w.userFrame.known()
+        ? std::string(baseName(w.userFrame.file)) + ":" + std::to_string(w.userFrame.line)
+        : std::string();
+    // The reason's first line, and the next one when the first only introduces it
+    // ("backend='my_backend' raised:" then "RuntimeError: ...").
+    std::string reason = std::string(firstLine(w.reason));
+    if (reason.ends_with(":") && reason.size() < w.reason.size()) {
+        std::string_view rest = std::string_view(w.reason).substr(reason.size() + 1);
+        while (!rest.empty() && firstLine(rest).find_first_not_of(" \t") == std::string_view::npos)
+            rest = rest.substr(std::min(rest.size(), firstLine(rest).size() + 1));
+        if (!rest.empty())
+            reason += " " + std::string(firstLine(rest));
+    }
+    if (fullgraph) {
+        f.title = cx.frameTitle(c.frame) + " cannot compile as one graph (fullgraph=True): "
+            + (w.details[0].title.empty() ? reason : w.details[0].title)
+            + (at.empty() ? "" : " at " + at);
+        f.hint = "Remove or rewrite the break at that line; or drop fullgraph=True to let Dynamo "
+                 "split the graph there (the program then runs, with a graph break).";
+    } else {
+        f.title = cx.frameTitle(c.frame) + " failed to compile"
+            + (w.layer.empty()
+                    ? ""
+                    : " in " + std::string(w.layer == "backend" ? "the backend" : w.layer))
+            + ": " + w.type + (reason.empty() ? "" : ": " + reason);
+        if (w.layer == "backend") {
+            f.hint = "The backend raised. Compile with backend=\"aot_eager\": if that runs, Dynamo "
+                     "and AOTAutograd are fine and the fault is the backend's.";
+            f.code = "torch.compile(fn, backend=\"aot_eager\")";
+        } else if (w.layer == "inductor") {
+            f.hint = "Inductor failed. Compile with backend=\"aot_eager\": if that runs, the fault "
+                     "is Inductor's; TORCHDYNAMO_REPRO_AFTER=\"aot\" makes a minimal repro.";
+            f.code = "torch.compile(fn, backend=\"aot_eager\")";
+        } else if (w.layer == "aot_autograd") {
+            f.hint = "AOTAutograd failed. Compile with backend=\"eager\": if that runs, the fault "
+                     "is in AOTAutograd; TORCHDYNAMO_REPRO_AFTER=\"dynamo\" makes a repro.";
+            f.code = "torch.compile(fn, backend=\"eager\")";
+        } else {
+            f.hint = "Dynamo failed while tracing the function (backend=\"eager\" fails the same "
+                     "way): look at the user line, and compile a smaller region around it.";
+        }
+    }
+    f.compiles = { c.index };
+    f.count = 1;
+    f.costUs = c.durationUs();
+    f.ladderStep = "which compiler layer fails";
+    f.userFile = w.userFrame.file;
+    f.userLine = w.userFrame.line;
+    f.evidence.emplace_back("compile", findingCompileLabel(cx.trace, c.index));
+    f.evidence.emplace_back("exception", w.type);
+    if (!w.layer.empty())
+        f.evidence.emplace_back("layer", w.layer);
+    if (!at.empty())
+        f.evidence.emplace_back("user line", at);
+    if (!reason.empty())
+        f.evidence.emplace_back("reason", reason);
+    f.why = "The compile raised " + w.type
+        + ": the call did not run compiled (the error reached the program, or with "
+          "torch._dynamo.config.suppress_errors the frame ran in eager).";
+    if (!w.details.empty()) {
+        f.gbCode = w.details[0].gbCode;
+        f.explanation = w.details[0].explanation;
+        f.pytorchHints = w.details[0].hints;
+    }
+}
+
+} // namespace
+
+void breakRules(Context& cx)
+{
+    const Trace& t = cx.trace;
+    std::vector<BreakGroup> groups;
+    std::map<std::tuple<uint32_t, std::string, std::string, int64_t>, size_t> byKey;
+    std::set<uint32_t> skippedFrames; // frames a break made Dynamo skip, said once
+    for (const Compile& c : t.compiles) {
+        if (cx.stop.stop_requested())
+            return;
+        for (size_t i = 0; i < c.graphBreaks.size(); ++i) {
+            const BreakWhy b = describeBreak(c.graphBreaks[i], i);
+            const bool skips = b.skipsFrame || (c.failure && c.failure->frameSkipped);
+            const auto key = std::make_tuple(c.frame,
+                b.type.empty() ? std::string(firstLine(b.reason)) : b.type, b.userLine.file,
+                b.userLine.line);
+            auto [it, fresh] = byKey.try_emplace(key, groups.size());
+            if (fresh) {
+                BreakGroup& g = groups.emplace_back();
+                g.first = b;
+                g.frame = c.frame;
+                g.kind = kindOf(b);
+            }
+            BreakGroup& g = groups[it->second];
+            g.skipsFrame = g.skipsFrame || skips;
+            ++g.count;
+            if (g.compiles.empty() || g.compiles.back() != c.index)
+                g.compiles.push_back(c.index);
+            if (b.resumeCompile != kNone
+                && std::find(g.resumes.begin(), g.resumes.end(), b.resumeCompile) == g.resumes.end()
+                && g.resumes.size() < 1024)
+                g.resumes.push_back(b.resumeCompile);
+            g.frames.insert(c.frame);
+            if (skips)
+                skippedFrames.insert(c.frame);
+        }
+    }
+    for (const BreakGroup& g : groups)
+        breakFinding(cx, g);
+    for (const Compile& c : t.compiles) {
+        if (!c.failure || c.failure->recompileLimit)
+            continue;
+        if (c.failure->frameSkipped) {
+            if (skippedFrames.insert(c.frame).second) { // a skip with no break logged
+                Finding& f = cx.add("graph-break-skipped-frame", FindingSeverity::Warning, c.frame);
+                f.title = "Dynamo skipped " + cx.frameTitle(c.frame)
+                    + ": the whole function runs in eager ("
+                    + std::string(firstLine(c.failure->reason)) + ")";
+                f.compiles = { c.index };
+                f.count = 1;
+                f.costUs = c.durationUs();
+                f.ladderStep = "graph breaks";
+                f.evidence.emplace_back("compile", findingCompileLabel(t, c.index));
+                f.why = "Nothing of the function is compiled: it runs at eager speed.";
+                f.hint = "Fix the graph break that made Dynamo give up (see the reason).";
+            }
+            continue;
+        }
+        failureFinding(cx, c);
+    }
+}
+
+} // namespace dynascope::findings

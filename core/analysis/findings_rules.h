@@ -1,0 +1,47 @@
+// Internal to the findings analysis (findings.h): the context the rules share and the rule
+// groups, one file each: findings_recompiles.cpp, findings_breaks.cpp, findings_costs.cpp.
+#pragma once
+
+#include "core/analysis/findings.h"
+
+#include <cstdint>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dynascope::findings {
+
+struct Context {
+    const Trace& trace;
+    std::stop_token stop;
+    std::vector<Finding> out;
+
+    // "`scale` (train.py:25)" (title form) and "scale (train.py:25)" (Finding::frameLabel).
+    std::string frameTitle(uint32_t frame) const;
+    std::string frameLabel(uint32_t frame) const;
+    // "[0/1], [0/2] and 3 more" (at most eight named).
+    std::string compileList(const std::vector<uint32_t>& compiles) const;
+    // A finding about `frame` with its label filled in.
+    Finding& add(std::string rule, FindingSeverity severity, uint32_t frame);
+    // Sum of the compiles' durations.
+    double durationOf(const std::vector<uint32_t>& compiles) const;
+};
+
+// "71.8 s", "350 ms", "0.4 ms".
+std::string formatUs(double us);
+// "L['x']" -> "x", "G['THRESHOLD']" -> "THRESHOLD", "L['self']._modules['drop'].training" ->
+// "self.drop.training": how the user's code names a guarded source.
+std::string userName(std::string_view source);
+// The file name without its folders.
+std::string_view baseName(std::string_view path);
+// The first line of a text.
+std::string_view firstLine(std::string_view text);
+
+void recompileRules(Context& cx); // recompile-shape, recompile-guard, dynamic-still-recompiles,
+                                  // recompile-limit
+void breakRules(Context& cx); // graph-break, graph-break-io, data-dependent,
+                              // graph-break-skipped-frame, failure, fullgraph-error
+void costRules(Context& cx); // cold-start, cache-miss, empty-graph, small-graphs, guard-cost
+
+} // namespace dynascope::findings

@@ -1,0 +1,167 @@
+#include "core/report/findings_render.h"
+
+#include "core/writer/json_fields.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace dynascope {
+
+namespace {
+// Code spans in Markdown: backticks in the text get a longer fence.
+std::string fenced(const std::string& code)
+{
+    std::string fence = "```";
+    while (code.find(fence) != std::string::npos)
+        fence += '`';
+    return fence + "python\n" + code + "\n" + fence + "\n";
+}
+
+// Text that came from the trace, one line in a Markdown list: no line breaks, no HTML.
+std::string oneLine(std::string s)
+{
+    for (char& ch : s)
+        if (ch == '\n' || ch == '\r')
+            ch = ' ';
+    std::string out;
+    for (char ch : s) {
+        if (ch == '<')
+            out += "&lt;";
+        else if (ch == '>')
+            out += "&gt;";
+        else
+            out += ch;
+    }
+    return out;
+}
+} // namespace
+
+std::string findingsJson(const Trace& trace, const std::vector<Finding>& findings)
+{
+    using json = nlohmann::ordered_json;
+    json doc;
+    doc["format"] = "dynascope-findings";
+    doc["version"] = kFindingsJsonVersion;
+    doc["generator"] = std::string("dynascope ") + DYNASCOPE_VERSION;
+    json inputs = json::array();
+    for (const auto& f : trace.files)
+        inputs.push_back(f.path);
+    doc["inputs"] = inputs;
+    const FindingCounts n = countFindings(findings);
+    doc["counts"] = { { "error", n.errors }, { "warning", n.warnings }, { "note", n.notes } };
+    json list = json::array();
+    for (const auto& f : findings) {
+        json j;
+        j["rule"] = f.rule;
+        j["severity"] = toString(f.severity);
+        j["title"] = f.title;
+        json compiles = json::array();
+        for (uint32_t c : f.compiles) {
+            const Compile& comp = trace.compiles[c];
+            compiles.push_back({ { "index", c }, { "id", comp.id.display() },
+                { "rank", jsonfields::orNull(trace.files[comp.file].rank) } });
+        }
+        j["compiles"] = compiles;
+        if (f.frame < trace.frames.size()) {
+            const Frame& fr = trace.frames[f.frame];
+            j["frame"]
+                = { { "index", f.frame }, { "function", fr.coName }, { "file", fr.coFilename },
+                      { "line", fr.coFirstLineno }, { "label", f.frameLabel } };
+        } else {
+            j["frame"] = nullptr;
+        }
+        json evidence = json::object();
+        for (const auto& [k, v] : f.evidence)
+            evidence[k] = v;
+        j["evidence"] = evidence;
+        j["why"] = f.why;
+        j["ladder_step"] = f.ladderStep;
+        j["hint"] = f.hint;
+        j["code"] = f.code.empty() ? json(nullptr) : json(f.code);
+        j["user_line"] = f.userFile.empty()
+            ? json(nullptr)
+            : json({ { "file", f.userFile }, { "line", f.userLine } });
+        j["pytorch"] = { { "gb_code", f.gbCode.empty() ? json(nullptr) : json(f.gbCode) },
+            { "explanation", f.explanation.empty() ? json(nullptr) : json(f.explanation) },
+            { "hints", f.pytorchHints } };
+        j["cost_us"] = jsonfields::us(f.costUs);
+        j["count"] = f.count;
+        list.push_back(std::move(j));
+    }
+    doc["findings"] = std::move(list);
+    return doc.dump(1) + "\n";
+}
+
+std::string findingsText(const Trace& trace, const std::vector<Finding>& findings)
+{
+    (void)trace;
+    std::string s;
+    if (findings.empty())
+        return "No findings: nothing in this trace calls for a change.\n";
+    const FindingCounts n = countFindings(findings);
+    s += std::to_string(findings.size()) + " finding(s): " + std::to_string(n.errors)
+        + " error(s), " + std::to_string(n.warnings) + " warning(s), " + std::to_string(n.notes)
+        + " note(s), most costly first\n";
+    size_t i = 0;
+    for (const auto& f : findings) {
+        s += "\n" + std::to_string(++i) + ". " + toString(f.severity) + " [" + f.rule + "] "
+            + f.title + "\n";
+        for (const auto& [k, v] : f.evidence)
+            s += "   " + k + ": " + v + "\n";
+        if (!f.why.empty())
+            s += "   why: " + f.why + "\n";
+        if (!f.hint.empty())
+            s += "   next: " + f.hint + "\n";
+        if (!f.code.empty())
+            s += "       " + f.code + "\n";
+        if (!f.gbCode.empty() || !f.explanation.empty()) {
+            s += "   PyTorch" + (f.gbCode.empty() ? std::string() : " (" + f.gbCode + ")") + ": "
+                + f.explanation + "\n";
+            for (const auto& h : f.pytorchHints)
+                s += "     hint: " + h + "\n";
+        }
+    }
+    return s;
+}
+
+std::string findingMarkdown(const Finding& f)
+{
+    std::string s = "**" + std::string(toString(f.severity)) + "** `" + f.rule
+        + "`: " + oneLine(f.title) + "\n\n";
+    for (const auto& [k, v] : f.evidence)
+        s += "- " + k + ": " + oneLine(v) + "\n";
+    if (!f.evidence.empty())
+        s += "\n";
+    if (!f.why.empty())
+        s += "Why it matters: " + oneLine(f.why) + "\n\n";
+    if (!f.hint.empty())
+        s += "Next step: " + oneLine(f.hint) + "\n\n";
+    if (!f.code.empty())
+        s += fenced(f.code) + "\n";
+    if (!f.gbCode.empty() || !f.explanation.empty()) {
+        s += "> PyTorch" + (f.gbCode.empty() ? std::string() : " (" + f.gbCode + ")") + ": "
+            + oneLine(f.explanation) + "\n";
+        for (const auto& h : f.pytorchHints)
+            s += ">\n> Hint: " + oneLine(h) + "\n";
+        s += "\n";
+    }
+    return s;
+}
+
+std::string findingsMarkdown(const std::vector<Finding>& findings, int headingLevel)
+{
+    const std::string h(static_cast<size_t>(std::max(1, headingLevel)), '#');
+    std::string s = h + " Findings\n\n";
+    if (findings.empty())
+        return s + "None: nothing in this trace calls for a change.\n\n";
+    const FindingCounts n = countFindings(findings);
+    s += std::to_string(n.errors) + " error(s), " + std::to_string(n.warnings) + " warning(s), "
+        + std::to_string(n.notes) + " note(s), most costly first.\n\n";
+    size_t i = 0;
+    for (const auto& f : findings)
+        s += h + "# " + std::to_string(++i) + ". " + oneLine(f.title) + "\n\n" + findingMarkdown(f);
+    return s;
+}
+
+} // namespace dynascope

@@ -1,0 +1,231 @@
+// Findings (core/analysis/findings.h) on traces PyTorch wrote: every recorded scenario's findings
+// name what its program was written to show (the rule, the function, the user line, the values),
+// and none warns about what did not happen (the clean scenarios give notes at most); the ranking
+// on the example; the tlparse corpus's clean logs give no warning; the JSON document and the
+// Markdown; and a pathological trace (one frame compiled 40,000 times) costs what its size does.
+#include "scenario_suite.h"
+
+#include "core/analysis/findings.h"
+#include "core/io/input_buffer.h"
+#include "core/load/file_builder.h"
+#include "core/report/findings_render.h"
+#include "core/synth/pathological.h"
+
+#include <QDirIterator>
+#include <QJsonDocument>
+#include <QtTest>
+
+#include <set>
+
+using namespace dynascope;
+using namespace scenarios;
+
+namespace {
+
+std::string rulesOf(const std::vector<Finding>& fs)
+{
+    std::string s;
+    for (const auto& f : fs)
+        s += std::string(toString(f.severity)) + " " + f.rule + ": " + f.title + "\n";
+    return s;
+}
+
+const Finding* byRule(const std::vector<Finding>& fs, const std::string& rule)
+{
+    for (const auto& f : fs)
+        if (f.rule == rule)
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TestFindings : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void scenarios_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const QString& n : scenarioNames())
+            QTest::newRow(qPrintable(n)) << n;
+    }
+
+    // What each scenario was written to show is found, by the rule the facts call for, at the
+    // user line the program recorded; nothing else warns.
+    void scenarios()
+    {
+        QFETCH(QString, name);
+        const Scenario s = loadScenario(name);
+        QVERIFY(s.trace);
+        const auto fs = findFindings(*s.trace);
+        const std::string all = rulesOf(fs);
+        qInfo("%s:\n%s", qPrintable(name), all.c_str());
+        const QJsonObject expect = s.expect();
+        std::set<std::string> expected; // rules that must be there
+        for (const auto& v : s.facts[u"recompiles"_qs].toArray()) {
+            const QJsonObject r = v.toObject();
+            const QString m = r[u"mismatch"_qs].toString();
+            const std::string rule
+                = m == u"size"_qs || m == u"stride"_qs ? "recompile-shape" : "recompile-guard";
+            expected.insert(rule);
+            const Finding* f = byRule(fs, rule);
+            QVERIFY2(f, all.c_str());
+            const std::string fn = "`" + str(r[u"function"_qs]) + "`";
+            QVERIFY2(f->title.find(fn) != std::string::npos, f->title.c_str());
+            if (rule == "recompile-shape") // the sizes the program called with, in order
+                for (const auto& value : r[u"values"_qs].toArray())
+                    QVERIFY2(f->title.find(str(value)) != std::string::npos, f->title.c_str());
+            QVERIFY(!f->compiles.empty());
+            QVERIFY(!f->hint.empty());
+        }
+        for (const auto& v : s.facts[u"graph_breaks"_qs].toArray()) {
+            const QJsonObject g = v.toObject();
+            const QString reason = g[u"reason"_qs].toString();
+            std::string rule = "graph-break";
+            if (expect[u"frame_skipped"_qs].toBool())
+                rule = "graph-break-skipped-frame";
+            else if (reason == u"print"_qs)
+                rule = "graph-break-io";
+            else if (reason.contains(u"item()"_qs) || reason.contains(u"Data-dependent"_qs))
+                rule = "data-dependent";
+            expected.insert(rule);
+            const Finding* f = byRule(fs, rule);
+            QVERIFY2(f, all.c_str());
+            const QJsonObject line = s.line(g[u"line"_qs].toString());
+            QCOMPARE(f->userLine, line[u"line"_qs].toInteger());
+            QVERIFY2(f->userFile.ends_with(str(line[u"file"_qs])), f->userFile.c_str());
+            QCOMPARE(f->severity, FindingSeverity::Warning);
+        }
+        const int failures = expect[u"failures"_qs].toInt();
+        if (failures > 0 && !expect[u"frame_skipped"_qs].toBool()) {
+            std::string rule = "failure";
+            if (expect.contains(u"recompile_limit"_qs))
+                rule = "recompile-limit";
+            else if (name == u"fullgraph_error"_qs)
+                rule = "fullgraph-error";
+            expected.insert(rule);
+            const Finding* f = byRule(fs, rule);
+            QVERIFY2(f, all.c_str());
+            if (rule == "failure") {
+                const QJsonObject facts = s.facts[u"failures"_qs].toArray()[0].toObject();
+                QCOMPARE(f->severity, FindingSeverity::Error);
+                const auto layer = std::find_if(f->evidence.begin(), f->evidence.end(),
+                    [](const auto& e) { return e.first == "layer"; });
+                QVERIFY(layer != f->evidence.end());
+                QCOMPARE(QString::fromStdString(layer->second), facts[u"layer"_qs].toString());
+                QVERIFY2(f->code.find("aot_eager") != std::string::npos, f->code.c_str());
+            }
+        }
+        // No false warning: every warning or error is one the facts call for.
+        for (const auto& f : fs)
+            if (f.severity != FindingSeverity::Note)
+                QVERIFY2(expected.count(f.rule), (f.rule + " unexpected:\n" + all).c_str());
+        // Ranked: errors first, then by cost within a severity.
+        for (size_t i = 1; i < fs.size(); ++i) {
+            QVERIFY(fs[i - 1].severity >= fs[i].severity);
+            if (fs[i - 1].severity == fs[i].severity)
+                QVERIFY(fs[i - 1].costUs >= fs[i].costUs);
+        }
+    }
+
+    // The example's ranking: the backend failure, then the data-dependent break, then notes;
+    // the recompile on x's size is a note (automatic dynamic took over after one).
+    void rankingOnTheExample()
+    {
+        if (!scenarioNames().contains(u"example"_qs))
+            QSKIP("the recording has no example scenario");
+        const auto fs = findFindings(*loadScenario(u"example"_qs).trace);
+        QVERIFY(fs.size() >= 3);
+        QCOMPARE(fs[0].rule, std::string("failure"));
+        QCOMPARE(fs[1].rule, std::string("data-dependent"));
+        const Finding* shape = byRule(fs, "recompile-shape");
+        QVERIFY(shape);
+        QCOMPARE(shape->severity, FindingSeverity::Note);
+        QVERIFY2(shape->code == "torch._dynamo.mark_dynamic(x, 0)", shape->code.c_str());
+        const FindingCounts n = countFindings(fs);
+        QCOMPARE(n.errors, size_t(1));
+        QCOMPARE(n.warnings, size_t(1));
+    }
+
+    // The tlparse corpus's clean logs (one compile, no break, no failure) give no warning.
+    void cleanCorpusLogs()
+    {
+        const QString corpus
+            = QStringLiteral(DYNASCOPE_SHARED_TRACES) + u"/tlparse/tests/inputs"_qs;
+        if (!QFileInfo::exists(corpus))
+            QSKIP("../shared/traces is absent: the tlparse corpus is not on this machine");
+        for (const char* clean : { "simple.log", "artifacts.log", "export.log", "links.log" }) {
+            auto r = load({ (corpus + u"/"_qs + QString::fromUtf8(clean)).toStdString() });
+            QVERIFY(r.trace);
+            const auto fs = findFindings(*r.trace);
+            for (const auto& f : fs)
+                QVERIFY2(
+                    f.severity == FindingSeverity::Note, (clean + (": " + rulesOf(fs))).c_str());
+        }
+        // A real cache bypass is a warning with its reason.
+        auto r = load({ (corpus + u"/cache_hit_miss.log"_qs).toStdString() });
+        QVERIFY(r.trace);
+        const auto fs = findFindings(*r.trace);
+        const Finding* f = byRule(fs, "cache-miss");
+        QVERIFY2(f && f->severity == FindingSeverity::Warning, rulesOf(fs).c_str());
+    }
+
+    // The JSON document: format, version, and each finding's fields, for a scenario with all
+    // three severities.
+    void jsonDocument()
+    {
+        if (!scenarioNames().contains(u"example"_qs))
+            QSKIP("the recording has no example scenario");
+        const Scenario s = loadScenario(u"example"_qs);
+        const auto fs = findFindings(*s.trace);
+        QJsonParseError err;
+        const auto doc
+            = QJsonDocument::fromJson(QByteArray::fromStdString(findingsJson(*s.trace, fs)), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const QJsonObject o = doc.object();
+        QCOMPARE(o[u"format"_qs].toString(), u"dynascope-findings"_qs);
+        QCOMPARE(o[u"version"_qs].toInt(), kFindingsJsonVersion);
+        const QJsonArray list = o[u"findings"_qs].toArray();
+        QCOMPARE(list.size(), qsizetype(fs.size()));
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QJsonObject f = list[i].toObject();
+            for (const char* key : { "rule", "severity", "title", "compiles", "frame", "evidence",
+                     "hint", "cost_us", "count", "pytorch" })
+                QVERIFY2(f.contains(QString::fromUtf8(key)), key);
+            QCOMPARE(f[u"rule"_qs].toString().toStdString(), fs[size_t(i)].rule);
+            for (const auto& c : f[u"compiles"_qs].toArray()) {
+                const auto index = c.toObject()[u"index"_qs].toInteger();
+                QCOMPARE(c.toObject()[u"id"_qs].toString().toStdString(),
+                    s.trace->compiles[size_t(index)].id.display());
+            }
+        }
+        const Finding* gb = byRule(fs, "data-dependent");
+        QVERIFY(gb);
+        QCOMPARE(gb->gbCode, std::string("gb0170"));
+        const std::string md = findingMarkdown(*gb);
+        QVERIFY2(md.find("```python\ntorch.cond(") != std::string::npos, md.c_str());
+        QVERIFY2(md.find("gb0170") != std::string::npos, md.c_str());
+    }
+
+    // One frame compiled 10,000 times (each a recompile against the one before, on x's size):
+    // the findings come in one pass; the recompiles are one finding, not one each, and its
+    // title keeps a readable length.
+    void manyCompilesOfOneFrame()
+    {
+        std::string error;
+        auto buffer = InputBuffer::fromBytes(
+            synth::makePathological("compiles_of_one_frame", 8u << 20), ~0ull, error);
+        auto t = buildFile({ "many.log", buffer, {}, {} });
+        QVERIFY(t->compiles.size() > 10000);
+        const auto fs = findFindings(*t);
+        QVERIFY2(fs.size() <= 3, rulesOf(fs).c_str());
+        const Finding* f = byRule(fs, "recompile-shape");
+        QVERIFY2(f, rulesOf(fs).c_str());
+        QCOMPARE(f->count, uint64_t(t->compiles.size() - 1));
+        QVERIFY2(f->title.size() < 300, f->title.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFindings)
+#include "tst_findings.moc"
