@@ -6,8 +6,11 @@
 #include "ui/diagnosticsdock.h"
 #include "ui/examplepaths.h"
 #include "ui/export/exportcontroller.h"
+#include "ui/findingsdock.h"
+#include "ui/inspector/whyview.h"
 #include "ui/inspectorview.h"
 #include "ui/mainactions.h"
+#include "ui/models/findingsmodel.h"
 #include "ui/models/format.h"
 #include "ui/models/probetablemodel.h"
 #include "ui/probe/probedock.h"
@@ -124,7 +127,15 @@ void MainWindow::createDocks()
     addDockWidget(Qt::LeftDockWidgetArea, m_diagnostics);
     splitDockWidget(compilesDock, m_diagnostics, Qt::Vertical);
 
+    // Findings below the compiles, in front of the diagnostics: what is wrong comes first.
+    m_findings = new FindingsDock(m_selection, this);
+    addDockWidget(Qt::LeftDockWidgetArea, m_findings);
+    tabifyDockWidget(m_diagnostics, m_findings);
+    connect(m_findings, &FindingsDock::findingActivated, this,
+        [this] { m_inspector->showTab(InspectorView::WhyIndex); });
+
     m_actions->addDockToggle(compilesDock);
+    m_actions->addDockToggle(m_findings);
     m_actions->addDockToggle(m_diagnostics);
     auto* stackTrie = new StackTrieDock(m_selection, this);
     addDockWidget(Qt::LeftDockWidgetArea, stackTrie);
@@ -365,6 +376,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
     Q_EMIT traceChanged(m_trace);
     m_allDiagnostics = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
     m_diagnostics->setDiagnostics(m_allDiagnostics);
+    updateFindings();
     m_stack->setCurrentWidget(m_trace ? static_cast<QWidget*>(m_centre) : m_startPage);
     showDocks(m_trace != nullptr);
     if (m_trace && !m_centreSized) {
@@ -417,12 +429,42 @@ void MainWindow::startPayloadCheck()
         });
 }
 
+void MainWindow::updateFindings()
+{
+    // Linear in the trace (core/analysis/findings.h): computed here, with the trace.
+    m_findings->setFindings(m_trace ? findFindings(*m_trace) : std::vector<Finding> {});
+    const auto& found = m_findings->model()->findings();
+    QString overview;
+    if (!found.empty()) {
+        overview = tr("What this trace shows, most costly first:");
+        for (size_t i = 0; i < std::min<size_t>(found.size(), 5); ++i)
+            overview += QStringLiteral("\n  %1. [%2] %3")
+                            .arg(i + 1)
+                            .arg(QString::fromLatin1(toString(found[i].severity)),
+                                QString::fromStdString(found[i].title));
+        if (found.size() > 5)
+            overview += tr("\n  … and %1 more in the Findings panel").arg(found.size() - 5);
+    }
+    m_inspector->whyView()->setOverview(overview);
+    if (m_trace)
+        m_findings->raise();
+}
+
 void MainWindow::updateDiagnostics()
 {
     m_diagnostics->setDiagnostics(m_allDiagnostics);
     if (!m_allDiagnostics.empty() && m_trace)
         m_diagnostics->show(); // an empty dock stays hidden; one with content comes back
     m_summary->setText(summaryText());
+}
+
+QString MainWindow::findingCounts() const
+{
+    const FindingCounts n = countFindings(m_findings->model()->findings());
+    if (n.errors + n.warnings + n.notes == 0)
+        return {};
+    return QStringLiteral(" · ")
+        + tr("findings: %1 ✕ %2 ⚠ %3 notes").arg(n.errors).arg(n.warnings).arg(n.notes);
 }
 
 QString MainWindow::summaryText() const
@@ -445,7 +487,7 @@ QString MainWindow::summaryText() const
         + plural(t.failureCount(), tr("failure"), tr("failures")) + sep
         + plural(
             static_cast<uint64_t>(m_allDiagnostics.size()), tr("diagnostic"), tr("diagnostics"))
-        + (m_allDiagnostics.empty() ? QString() : QStringLiteral(" ⚠"));
+        + (m_allDiagnostics.empty() ? QString() : QStringLiteral(" ⚠")) + findingCounts();
 }
 
 bool MainWindow::selectCompile(const QString& text)

@@ -22,6 +22,7 @@ class BackgroundJob;
 class CompileBrowser;
 class CompileSelection;
 class DiagnosticsDock;
+class FindingsDock;
 class InspectorView;
 class MainActions;
 class ProbeDock;
@@ -56,12 +57,14 @@ public:
     bool selectCompile(const QString& compileId);
     // "file · N compiles · N recompiles · N graph breaks · N failures · N diagnostics"
     QString summaryText() const;
+    QString findingCounts() const; // " · findings: 1 ✕ 2 ⚠ 3 notes" ("" when none)
 
     CompileBrowser* compileBrowser() const { return m_browser; }
     InspectorView* inspector() const { return m_inspector; }
     CompileSelection* selection() const { return m_selection; }
     TimelineView* timeline() const { return m_timeline; }
     DiagnosticsDock* diagnosticsDock() const { return m_diagnostics; }
+    FindingsDock* findingsDock() const { return m_findings; }
     // Recording a run (File > Record a Run…, dynascope --record) and the Probe view.
     RecordingUi* recording() const { return m_recording; }
     ProbeDock* probeDock() const { return m_probe; }
@@ -137,6 +140,8 @@ private:
     InspectorView* m_inspector = nullptr;
     CompileBrowser* m_browser = nullptr;
     DiagnosticsDock* m_diagnostics = nullptr;
+    FindingsDock* m_findings = nullptr;
+    void updateFindings();
     RecordingUi* m_recording = nullptr;
     ProbeDock* m_probe = nullptr;
     QLabel* m_summary = nullptr;

@@ -373,6 +373,13 @@ bool WhyView::activate(const QString& href)
     return false;
 }
 
+void WhyView::setOverview(const QString& text)
+{
+    m_overview = text;
+    if (m_compile == kNone || !m_trace || m_compile >= m_trace->compiles.size())
+        showCompile(kNone);
+}
+
 void WhyView::showCompile(uint32_t ci)
 {
     showCompile(ci, false);
@@ -386,10 +393,11 @@ void WhyView::showCompile(uint32_t ci, bool keepFolding)
     m_locations.clear();
     document()->clear();
     if (!m_trace || ci >= m_trace->compiles.size()) {
-        setPlaceholderText(m_trace
-                ? tr("Select a compile in the tree, the timeline or the stack trie to see why it "
-                     "compiled and what went wrong.")
-                : QString());
+        const QString select = tr("Select a compile in the tree, the timeline or the stack trie to "
+                                  "see why it compiled and what went wrong.");
+        setPlaceholderText(!m_trace    ? QString()
+                : m_overview.isEmpty() ? select
+                                       : m_overview + QStringLiteral("\n\n") + select);
         return;
     }
     const Trace& t = *m_trace;

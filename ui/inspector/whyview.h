@@ -27,6 +27,9 @@ public:
 
     void setTrace(std::shared_ptr<const Trace> trace);
     void showCompile(uint32_t compile);
+    // What the view says while no compile is selected: the trace's top findings (plain text,
+    // one per line), or nothing.
+    void setOverview(const QString& text);
     // Whether the other cache entries' rejections of a recompile are shown (a link flips it).
     bool showsAllRejections() const { return m_showAllRejections; }
 
@@ -49,6 +52,7 @@ private:
     void writeRejection(class WhyWriter& w, const Rejection& r, int indent);
 
     CompileSelection* m_selection;
+    QString m_overview;
     bool m_showAllRejections = false;
     std::shared_ptr<const Trace> m_trace;
     uint32_t m_compile = kNone;
