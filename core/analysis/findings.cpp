@@ -1,6 +1,7 @@
 #include "core/analysis/findings.h"
 
 #include "core/analysis/findings_rules.h"
+#include "core/report/text_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,14 +12,7 @@ namespace findings {
 
 std::string formatUs(double us)
 {
-    char buf[32];
-    if (us >= 1e6)
-        std::snprintf(buf, sizeof buf, "%.1f s", us / 1e6);
-    else if (us >= 10e3)
-        std::snprintf(buf, sizeof buf, "%.0f ms", us / 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.1f ms", us / 1e3);
-    return buf;
+    return text::duration(us);
 }
 
 std::string userName(std::string_view source)
@@ -51,17 +45,6 @@ std::string userName(std::string_view source)
         i += n;
     }
     return out;
-}
-
-std::string_view baseName(std::string_view path)
-{
-    const size_t slash = path.find_last_of('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-std::string_view firstLine(std::string_view text)
-{
-    return text.substr(0, text.find('\n'));
 }
 
 std::string Context::frameLabel(uint32_t frame) const

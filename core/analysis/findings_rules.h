@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/report/text_format.h"
 
 #include <cstdint>
 #include <stop_token>
@@ -28,15 +29,13 @@ struct Context {
     double durationOf(const std::vector<uint32_t>& compiles) const;
 };
 
-// "71.8 s", "350 ms", "0.4 ms".
+// "812 µs", "41.2 ms", "2.41 s" (text::duration, as the app and the reports say it).
 std::string formatUs(double us);
 // "L['x']" -> "x", "G['THRESHOLD']" -> "THRESHOLD", "L['self']._modules['drop'].training" ->
 // "self.drop.training": how the user's code names a guarded source.
 std::string userName(std::string_view source);
-// The file name without its folders.
-std::string_view baseName(std::string_view path);
-// The first line of a text.
-std::string_view firstLine(std::string_view text);
+using text::baseName; // the file name without its folders
+using text::firstLine;
 
 void recompileRules(Context& cx); // recompile-shape, recompile-guard, dynamic-still-recompiles,
                                   // recompile-limit

@@ -1,5 +1,7 @@
 #include "core/report/findings_render.h"
 
+#include "core/report/findings_json.h"
+#include "core/report/text_format.h"
 #include "core/writer/json_fields.h"
 
 #include <nlohmann/json.hpp>
@@ -9,33 +11,50 @@
 namespace dynascope {
 
 namespace {
-// Code spans in Markdown: backticks in the text get a longer fence.
-std::string fenced(const std::string& code)
+// Text that may hold trace text, outside code: markup escaped (text::mdText), and < > as
+// entities, so no tag can start (the reports' rule: trace text never reaches Markdown as markup).
+std::string mdSafe(std::string_view s)
 {
-    std::string fence = "```";
-    while (code.find(fence) != std::string::npos)
-        fence += '`';
-    return fence + "python\n" + code + "\n" + fence + "\n";
-}
-
-// Text that came from the trace, one line in a Markdown list: no line breaks, no HTML.
-std::string oneLine(std::string s)
-{
-    for (char& ch : s)
-        if (ch == '\n' || ch == '\r')
-            ch = ' ';
     std::string out;
-    for (char ch : s) {
-        if (ch == '<')
-            out += "&lt;";
-        else if (ch == '>')
-            out += "&gt;";
-        else
-            out += ch;
+    for (char c : text::mdText(s)) {
+        if (c == '<' || c == '>') {
+            out.pop_back(); // mdText's backslash
+            out += c == '<' ? "&lt;" : "&gt;";
+        } else {
+            out += c;
+        }
     }
     return out;
 }
 } // namespace
+
+nlohmann::ordered_json findingJson(
+    const Finding& f, nlohmann::ordered_json compiles, nlohmann::ordered_json frame)
+{
+    using json = nlohmann::ordered_json;
+    json j;
+    j["rule"] = f.rule;
+    j["severity"] = toString(f.severity);
+    j["title"] = f.title;
+    j["compiles"] = std::move(compiles);
+    j["frame"] = std::move(frame);
+    json evidence = json::object();
+    for (const auto& [k, v] : f.evidence)
+        evidence[k] = v;
+    j["evidence"] = evidence;
+    j["why"] = f.why;
+    j["ladder_step"] = f.ladderStep;
+    j["hint"] = f.hint;
+    j["code"] = f.code.empty() ? json(nullptr) : json(f.code);
+    j["user_line"] = f.userFile.empty() ? json(nullptr)
+                                        : json({ { "file", f.userFile }, { "line", f.userLine } });
+    j["pytorch"] = { { "gb_code", f.gbCode.empty() ? json(nullptr) : json(f.gbCode) },
+        { "explanation", f.explanation.empty() ? json(nullptr) : json(f.explanation) },
+        { "hints", f.pytorchHints } };
+    j["cost_us"] = jsonfields::us(f.costUs);
+    j["count"] = f.count;
+    return j;
+}
 
 std::string findingsJson(const Trace& trace, const std::vector<Finding>& findings)
 {
@@ -52,41 +71,19 @@ std::string findingsJson(const Trace& trace, const std::vector<Finding>& finding
     doc["counts"] = { { "error", n.errors }, { "warning", n.warnings }, { "note", n.notes } };
     json list = json::array();
     for (const auto& f : findings) {
-        json j;
-        j["rule"] = f.rule;
-        j["severity"] = toString(f.severity);
-        j["title"] = f.title;
         json compiles = json::array();
         for (uint32_t c : f.compiles) {
             const Compile& comp = trace.compiles[c];
             compiles.push_back({ { "index", c }, { "id", comp.id.display() },
                 { "rank", jsonfields::orNull(trace.files[comp.file].rank) } });
         }
-        j["compiles"] = compiles;
+        json frame = nullptr;
         if (f.frame < trace.frames.size()) {
             const Frame& fr = trace.frames[f.frame];
-            j["frame"]
-                = { { "index", f.frame }, { "function", fr.coName }, { "file", fr.coFilename },
-                      { "line", fr.coFirstLineno }, { "label", f.frameLabel } };
-        } else {
-            j["frame"] = nullptr;
+            frame = { { "index", f.frame }, { "function", fr.coName }, { "file", fr.coFilename },
+                { "line", fr.coFirstLineno }, { "label", f.frameLabel } };
         }
-        json evidence = json::object();
-        for (const auto& [k, v] : f.evidence)
-            evidence[k] = v;
-        j["evidence"] = evidence;
-        j["why"] = f.why;
-        j["ladder_step"] = f.ladderStep;
-        j["hint"] = f.hint;
-        j["code"] = f.code.empty() ? json(nullptr) : json(f.code);
-        j["user_line"] = f.userFile.empty()
-            ? json(nullptr)
-            : json({ { "file", f.userFile }, { "line", f.userLine } });
-        j["pytorch"] = { { "gb_code", f.gbCode.empty() ? json(nullptr) : json(f.gbCode) },
-            { "explanation", f.explanation.empty() ? json(nullptr) : json(f.explanation) },
-            { "hints", f.pytorchHints } };
-        j["cost_us"] = jsonfields::us(f.costUs);
-        j["count"] = f.count;
+        json j = findingJson(f, std::move(compiles), std::move(frame));
         list.push_back(std::move(j));
     }
     doc["findings"] = std::move(list);
@@ -127,23 +124,24 @@ std::string findingsText(const Trace& trace, const std::vector<Finding>& finding
 
 std::string findingMarkdown(const Finding& f)
 {
+    // Titles, evidence and PyTorch's words carry trace text: escaped or in code (text_format.h).
     std::string s = "**" + std::string(toString(f.severity)) + "** `" + f.rule
-        + "`: " + oneLine(f.title) + "\n\n";
+        + "`: " + mdSafe(f.title) + "\n\n";
     for (const auto& [k, v] : f.evidence)
-        s += "- " + k + ": " + oneLine(v) + "\n";
+        s += "- " + mdSafe(k) + ": " + text::mdCode(v) + "\n";
     if (!f.evidence.empty())
         s += "\n";
     if (!f.why.empty())
-        s += "Why it matters: " + oneLine(f.why) + "\n\n";
+        s += "Why it matters: " + mdSafe(f.why) + "\n\n";
     if (!f.hint.empty())
-        s += "Next step: " + oneLine(f.hint) + "\n\n";
+        s += "Next step: " + mdSafe(f.hint) + "\n\n";
     if (!f.code.empty())
-        s += fenced(f.code) + "\n";
+        s += text::mdFence(f.code, "python") + "\n";
     if (!f.gbCode.empty() || !f.explanation.empty()) {
-        s += "> PyTorch" + (f.gbCode.empty() ? std::string() : " (" + f.gbCode + ")") + ": "
-            + oneLine(f.explanation) + "\n";
+        s += "PyTorch" + (f.gbCode.empty() ? std::string() : " (" + mdSafe(f.gbCode) + ")")
+            + " says:\n\n" + text::mdFence(f.explanation) + "\n";
         for (const auto& h : f.pytorchHints)
-            s += ">\n> Hint: " + oneLine(h) + "\n";
+            s += "- Hint: " + text::mdCode(h) + "\n";
         s += "\n";
     }
     return s;
@@ -160,7 +158,8 @@ std::string findingsMarkdown(const std::vector<Finding>& findings, int headingLe
         + std::to_string(n.notes) + " note(s), most costly first.\n\n";
     size_t i = 0;
     for (const auto& f : findings)
-        s += h + "# " + std::to_string(++i) + ". " + oneLine(f.title) + "\n\n" + findingMarkdown(f);
+        s += h + "# " + std::to_string(++i) + ". `" + f.rule + "` (" + toString(f.severity)
+            + ")\n\n" + findingMarkdown(f);
     return s;
 }
 

@@ -13,6 +13,7 @@
 //  - time by phase is exclusive time per compiler layer (phase_groups.h).
 #pragma once
 
+#include "core/analysis/findings.h"
 #include "core/model/trace.h"
 #include "core/report/phase_groups.h"
 
@@ -133,8 +134,15 @@ struct FailureEntry {
     std::string traceback;
 };
 
+// A finding (core/analysis/findings.h) with its compiles as the report names them.
+struct ReportFinding {
+    Finding finding;
+    std::vector<CompileRef> compiles;
+};
+
 struct Report {
     std::string generator; // "dynascope 0.1.0"
+    std::vector<ReportFinding> findings; // ranked: what the report says first
     std::vector<FileEntry> files;
     Evidence total;
     std::vector<FrameEntry> frames;

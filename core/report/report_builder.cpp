@@ -247,6 +247,13 @@ Report buildReport(const Trace& t, const ReportOptions& options)
     rep.diagnostics.insert(
         rep.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
 
+    for (auto& f : findFindings(t)) {
+        ReportFinding rf;
+        for (uint32_t c : f.compiles)
+            rf.compiles.push_back(refOf(t, c));
+        rf.finding = std::move(f);
+        rep.findings.push_back(std::move(rf));
+    }
     for (uint32_t i = 0; i < t.files.size(); ++i) {
         const TraceFile& f = t.files[i];
         FileEntry fe;

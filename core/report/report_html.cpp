@@ -251,10 +251,43 @@ std::string reportHtml(const Report& rep)
                 out << " (rank " << *f.rank << ")";
         }
     }
-    out << "</p>\n<nav><a href=\"#evidence\">Evidence</a><a href=\"#frames\">Frames</a>"
+    out << "</p>\n<nav><a href=\"#findings\">Findings</a><a href=\"#evidence\">Evidence</a><a "
+           "href=\"#frames\">Frames</a>"
            "<a href=\"#graph-breaks\">Graph breaks</a><a href=\"#recompiles\">Recompiles</a>"
            "<a href=\"#failures\">Failures</a><a href=\"#diagnostics\">Diagnostics</a></nav>\n"
            "</header>\n";
+
+    // Findings: what is wrong, most costly first (core/analysis/findings.h).
+    out << "<section id=\"findings\">\n<h2>Findings</h2>\n";
+    if (rep.findings.empty())
+        out << "<p class=\"muted\">None: nothing in this trace calls for a change.</p>\n";
+    for (size_t i = 0; i < rep.findings.size(); ++i) {
+        const Finding& f = rep.findings[i].finding;
+        const char* cls = f.severity == FindingSeverity::Error ? "item fail"
+            : f.severity == FindingSeverity::Warning           ? "item"
+                                                               : "item muted";
+        out << "<div class=\"" << cls << "\"><h3>" << i + 1 << ". <span class=\"mono\">"
+            << toString(f.severity) << " " << esc(f.rule) << "</span> " << esc(f.title)
+            << "</h3>\n";
+        if (!rep.findings[i].compiles.empty())
+            out << "<p>" << chips(rep.findings[i].compiles, ranks, 12) << "</p>\n";
+        out << "<dl class=\"kv\">";
+        for (const auto& [k, v] : f.evidence)
+            out << "<dt>" << esc(k) << "</dt><dd>" << esc(v) << "</dd>";
+        if (!f.why.empty())
+            out << "<dt>Why it matters</dt><dd>" << esc(f.why) << "</dd>";
+        if (!f.hint.empty())
+            out << "<dt>Next step</dt><dd>" << esc(f.hint) << "</dd>";
+        out << "</dl>\n";
+        if (!f.code.empty())
+            out << "<pre>" << esc(f.code) << "</pre>\n";
+        if (!f.explanation.empty())
+            out << "<details><summary>PyTorch"
+                << (f.gbCode.empty() ? std::string() : " (" + esc(f.gbCode) + ")")
+                << "</summary><pre>" << esc(f.explanation) << "</pre></details>\n";
+        out << "</div>\n";
+    }
+    out << "</section>\n";
 
     // Evidence.
     out << "<section id=\"evidence\">\n<h2>Evidence</h2>\n";

@@ -2,6 +2,8 @@
 // and times are integer microseconds, so the document is stable for scripts and diffs.
 #include "core/report/report_render.h"
 
+#include "core/report/findings_json.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/writer/json_fields.h"
@@ -59,6 +61,12 @@ std::string reportJson(const Report& rep)
     root["format"] = "dynascope-report";
     root["format_version"] = 1;
     root["generator"] = rep.generator;
+    ordered_json findings = ordered_json::array();
+    for (const auto& rf : rep.findings)
+        findings.push_back(findingJson(rf.finding, refsJson(rf.compiles),
+            rf.finding.frameLabel.empty() ? ordered_json(nullptr)
+                                          : ordered_json({ { "label", rf.finding.frameLabel } })));
+    root["findings"] = std::move(findings);
     ordered_json groups = ordered_json::array();
     for (size_t i = 0; i < kPhaseGroupCount; ++i)
         groups.push_back({ { "id", phaseGroupId(static_cast<PhaseGroup>(i)) },

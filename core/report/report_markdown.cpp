@@ -1,6 +1,8 @@
 // The report as GitHub-flavoured Markdown, for pasting into an issue. Every string from the trace
 // is inside a code span or a fenced block (text.h), so nothing in a log can become markup.
 #include "core/report/report_render.h"
+
+#include "core/report/findings_render.h"
 #include "core/report/text_format.h"
 
 #include <algorithm>
@@ -110,6 +112,11 @@ std::string reportMarkdown(const Report& rep)
         for (size_t i = 0; i < rep.files.size(); ++i)
             out << (i ? ", " : "") << mdCode(rep.files[i].path);
     out << ".\n\n";
+
+    std::vector<Finding> findings;
+    for (const auto& rf : rep.findings)
+        findings.push_back(rf.finding);
+    out << findingsMarkdown(findings, 2);
 
     out << "## Evidence\n\n";
     out << "| Trace | Compiles | Recompiles | Graph breaks | Failures | Total compile time | First "
