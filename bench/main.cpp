@@ -130,6 +130,8 @@ std::optional<Args> parse(int argc, char** argv, int& rc)
             a.ui = false;
         } else if (k == "--no-app") {
             a.appTimes = false;
+        } else if (k == "--shapes") {
+            a.shapes = true;
         } else if (k == "--help" || k == "-h") {
             rc = usage("benchmarks loading, memory, timeline painting and start-up");
             return std::nullopt;
@@ -156,8 +158,6 @@ std::optional<Args> parse(int argc, char** argv, int& rc)
             a.spans = s;
         } else if (k == "--tlparse") {
             a.tlparse = v;
-        } else if (k == "--shapes") {
-            a.shapes = true;
         } else if (k == "--torch-logs") {
             a.torchLogs = v;
         } else if (k == "--app") {

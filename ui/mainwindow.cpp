@@ -131,8 +131,14 @@ void MainWindow::createDocks()
     m_findings = new FindingsDock(m_selection, this);
     addDockWidget(Qt::LeftDockWidgetArea, m_findings);
     tabifyDockWidget(m_diagnostics, m_findings);
-    connect(m_findings, &FindingsDock::findingActivated, this,
-        [this] { m_inspector->showTab(InspectorView::WhyIndex); });
+    // A finding's compiles are marked on the timeline (as search hits are) and the first is
+    // brought into view with its Why.
+    connect(m_findings, &FindingsDock::findingActivated, this, [this](const Finding& f) {
+        m_timeline->setSearchHits(f.compiles);
+        if (!f.compiles.empty())
+            m_timeline->revealCompile(f.compiles.front());
+        m_inspector->showTab(InspectorView::WhyIndex);
+    });
 
     m_actions->addDockToggle(compilesDock);
     m_actions->addDockToggle(m_findings);

@@ -208,6 +208,54 @@ private Q_SLOTS:
         QVERIFY2(md.find("gb0170") != std::string::npos, md.c_str());
     }
 
+    // The rules no recorded scenario shows, on a trace written by hand the way PyTorch writes
+    // it: a frame made dynamic ([0/0] created s0) that still recompiles on a shape guard, a
+    // recompile that traced no tensor operation, a compile with 1,500 guards.
+    void rulesOnAHandWrittenTrace()
+    {
+        auto rec = [](int compile, const std::string& body, const std::string& payload = {}) {
+            std::string s = "V1202 10:00:0" + std::to_string(compile)
+                + ".000000 7 torch/_dynamo/convert_frame.py:1] {" + body
+                + ", \"frame_id\": 0, \"frame_compile_id\": " + std::to_string(compile)
+                + ", \"attempt\": 0" + (payload.empty() ? "" : ", \"has_payload\": \"0\"") + "}\n";
+            if (!payload.empty())
+                s += "\t" + payload + "\n";
+            return s;
+        };
+        const std::string start = "\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": "
+                                  "\"f\", \"filename\": 0}]}";
+        auto metrics = [](int guards, int ops) {
+            return "\"compilation_metrics\": {\"co_name\": \"f\", \"co_filename\": \"t.py\", "
+                   "\"co_firstlineno\": 3, \"guard_count\": "
+                + std::to_string(guards) + ", \"graph_op_count\": " + std::to_string(ops) + "}";
+        };
+        const std::string text = "V1202 10:00:00.000000 7 torch/_dynamo/convert_frame.py:1] "
+                                 "{\"str\": [\"t.py\", 0]}\n"
+            + rec(0, start)
+            + rec(0,
+                "\"create_symbol\": {\"symbol\": \"s0\", \"val\": 8, \"source\": "
+                "\"L['x'].size()[0]\"}")
+            + rec(0, metrics(1500, 4)) + rec(1, start)
+            + rec(1, "\"artifact\": {\"name\": \"recompile_reasons\", \"encoding\": \"json\"}",
+                "[\"0/0: L['x'].size()[0] <= 16\"]")
+            + rec(1, metrics(20, 0));
+        std::string error;
+        auto t = buildFile({ "hand.log", InputBuffer::fromBytes(text, ~0ull, error), {}, {} });
+        QCOMPARE(t->compiles.size(), size_t(2));
+        const auto fs = findFindings(*t);
+        const std::string all = rulesOf(fs);
+        const Finding* still = byRule(fs, "dynamic-still-recompiles");
+        QVERIFY2(still, all.c_str());
+        QCOMPARE(still->severity, FindingSeverity::Warning); // dynamic did not stop it
+        QVERIFY2(still->title.find("size()[0] <= 16") != std::string::npos, still->title.c_str());
+        QVERIFY2(!byRule(fs, "recompile-shape"), all.c_str());
+        const Finding* empty = byRule(fs, "empty-graph");
+        QVERIFY2(empty && empty->compiles == std::vector<uint32_t> { 1 }, all.c_str());
+        const Finding* guards = byRule(fs, "guard-cost");
+        QVERIFY2(guards && guards->compiles == std::vector<uint32_t> { 0 }, all.c_str());
+        QVERIFY2(guards->title.find("1500 guards") != std::string::npos, guards->title.c_str());
+    }
+
     // One frame compiled 10,000 times (each a recompile against the one before, on x's size):
     // the findings come in one pass; the recompiles are one finding, not one each, and its
     // title keeps a readable length.
