@@ -5,6 +5,7 @@
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
 #include "core/load/loader.h"
+#include "core/report/diff_render.h"
 #include "core/report/findings_render.h"
 #include "core/report/report_render.h"
 #include "core/writer/summary_json.h"
@@ -48,6 +49,17 @@ const char* kDiagnoseHelp
       (README.md, "Findings"). Exits 0 once it ran, whatever it found.
 )";
 
+const char* kDiffHelp
+    = R"(  diff A B [--json | --format md|html|json] [-o FILE] [--fail-on LIST] [--latest]
+      What changed between two traces of a program (each a file or a folder): frames matched
+      by code object, per frame compiles and recompiles, graph breaks added, removed or moved,
+      recompile reasons, guard changes (a size that went dynamic), failures new and fixed,
+      compile time per frame and phase beyond the noise, cache hits that became misses, the
+      PyTorch version, findings in one run only; most impact first. Markdown by default.
+      --fail-on graph-breaks,recompiles,failures,compile-time=20% exits 3 when B is worse
+      than A in any of them (for CI); otherwise 0 once it ran.
+)";
+
 const char* kExportHelp = R"(  export chrome [--latest] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
       compile with its phases, instants for graph breaks, recompiles, failures and cache events.
@@ -65,8 +77,9 @@ Options:
   --version       Show the version
 
 Exit status: 0 on success, 1 on a usage error (an unknown compile id included), 2 when an input
-cannot be read or the output cannot be written. record exits with the program's status (127: the
-command was not found); probe with 0 once it has run every configuration, whatever they did.
+cannot be read or the output cannot be written, 3 when diff --fail-on finds B worse than A.
+record exits with the program's status (127: the command was not found); probe with 0 once it
+has run every configuration, whatever they did.
 Diagnostics go to stderr as file:line: message.
 )";
 
@@ -77,7 +90,7 @@ void printUsage(const char* commandHelp)
         std::cout << commandHelp << kUsageTail;
     else
         std::cout << "Commands:\n"
-                  << kSummaryHelp << kDiagnoseHelp << kReportHelp << kExportHelp
+                  << kSummaryHelp << kDiagnoseHelp << kReportHelp << kDiffHelp << kExportHelp
                   << dynascope::cli::kRecordHelp << dynascope::cli::kProbeHelp << kUsageTail;
 }
 
@@ -270,6 +283,78 @@ int diagnose(const std::vector<std::string>& args)
              : dynascope::findingsText(*loaded->trace, found));
 }
 
+int diff(const std::vector<std::string>& args)
+{
+    dynascope::LoadOptions options;
+    std::string format = "md", output, failOnList;
+    bool formatGiven = false;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string value;
+        bool missing = false;
+        if (optionValue(args, i, "", "--format", value, missing)) {
+            if (value != "md" && value != "html" && value != "json")
+                return usageError("--format takes md, html or json");
+            format = value;
+            formatGiven = true;
+        } else if (optionValue(args, i, "-o", "--output", value, missing)) {
+            if (missing || value.empty())
+                return usageError("-o needs a file name");
+            output = value;
+        } else if (optionValue(args, i, "", "--fail-on", value, missing)) {
+            if (missing || value.empty())
+                return usageError("--fail-on needs a list, e.g. graph-breaks,compile-time=20%");
+            failOnList = value;
+        } else if (a == "--json") {
+            format = "json";
+            formatGiven = true;
+        } else if (a == "--latest")
+            options.newestOnly = true;
+        else if (a.starts_with("-") && a != "-")
+            return usageError("unknown option '" + a + "' for diff");
+        else
+            paths.push_back(a);
+    }
+    if (paths.size() != 2)
+        return usageError("diff needs two paths, A and B");
+    if (!formatGiven && (output.ends_with(".html") || output.ends_with(".htm")))
+        format = "html";
+    else if (!formatGiven && output.ends_with(".json"))
+        format = "json";
+    std::optional<dynascope::FailOn> failOn;
+    if (!failOnList.empty()) {
+        std::string error;
+        failOn = dynascope::parseFailOn(failOnList, error);
+        if (!failOn)
+            return usageError(error);
+    }
+    auto a = loadInputs({ paths[0] }, options);
+    if (!a)
+        return 2;
+    auto b = loadInputs({ paths[1] }, options);
+    if (!b)
+        return 2;
+    if (!output.empty() && output != "-"
+        && (isInput(output, *a->trace) || isInput(output, *b->trace)))
+        return usageError("the output " + output + " is one of the inputs");
+    const auto d = dynascope::diffTraces(*a->trace, *b->trace);
+    const dynascope::DiffInputs inputs { { paths[0] }, { paths[1] } };
+    const std::string text = format == "json" ? dynascope::diffJson(d, inputs)
+        : format == "html"                    ? dynascope::diffHtml(d, inputs)
+                                              : dynascope::diffMarkdown(d, inputs);
+    if (int rc = writeOutput(output, text); rc != 0)
+        return rc;
+    if (failOn) {
+        const auto worse = dynascope::regressions(d, *failOn);
+        for (const auto& w : worse)
+            std::cerr << "dynascope-cli diff: B is worse: " << w << "\n";
+        if (!worse.empty())
+            return 3;
+    }
+    return 0;
+}
+
 int report(const std::vector<std::string>& args)
 {
     dynascope::LoadOptions options;
@@ -418,6 +503,7 @@ int main(int argc, char** argv)
     if (wantsHelp) {
         const char* text = topic == "summary" ? kSummaryHelp
             : topic == "diagnose"             ? kDiagnoseHelp
+            : topic == "diff"                 ? kDiffHelp
             : topic == "report"               ? kReportHelp
             : topic == "export"               ? kExportHelp
             : topic == "record"               ? dynascope::cli::kRecordHelp
@@ -439,6 +525,8 @@ int main(int argc, char** argv)
         return report(args);
     if (cmd == "diagnose")
         return diagnose(args);
+    if (cmd == "diff")
+        return diff(args);
     if (cmd == "export")
         return exportCommand(args);
     if (cmd == "record")

@@ -63,7 +63,8 @@ SCENARIOS = {
     "clean_mlp": spec("clean_mlp.py"),
     "graph_break_item": spec("graph_break_item.py", variants=DYNAMO_DEBUG),
     "graph_break_data_dependent": spec("graph_break_data_dependent.py"),
-    "graph_break_print": spec("graph_break_print.py"),
+    "graph_break_print": spec("graph_break_print.py", variants={
+        "without_print": {"DYNASCOPE_SCENARIO_NO_PRINT": "1"}}),
     "graph_break_explicit": spec("graph_break_explicit.py"),
     "fullgraph_error": spec("fullgraph_error.py"),
     "graph_break_in_loop": spec("graph_break_in_loop.py"),
