@@ -35,6 +35,10 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     openProbe = file->addAction(tr("Open &Probe Results…"));
     openProbe->setToolTip(tr("A folder written by dynascope-cli probe: the evidence table and "
                              "the ladder's verdict, and each configuration's trace"));
+    compareWith = file->addAction(tr("&Compare With…"));
+    compareWith->setToolTip(tr("Another trace of the program (B) against the open one (A): what "
+                               "changed, frame by frame"));
+    compareWith->setEnabled(false);
     file->addSeparator();
     recordRun = file->addAction(tr("Record a R&un…"));
     recordRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));

@@ -37,6 +37,7 @@ public:
     QAction* openFolder = nullptr;
     QAction* openExample = nullptr;
     QAction* openProbe = nullptr;
+    QAction* compareWith = nullptr; // File > Compare With…: a second trace against the open one
     QAction* recordRun = nullptr;
     QAction* stopRun = nullptr;
     QAction* pasteLog

@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "ui/backgroundjob.h"
+#include "ui/compare/comparecontroller.h"
 #include "ui/compilebrowser.h"
 #include "ui/compileselection.h"
 #include "ui/diagnosticsdock.h"
@@ -92,6 +93,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
     m_actions = new MainActions(this, m_recent);
     createDocks();
+    m_compare = new CompareController(this, m_centre);
     createStatusBar();
     m_recording = new RecordingUi(this, m_actions, m_stack, statusBar());
     connectActions();
@@ -211,6 +213,13 @@ void MainWindow::connectActions()
     connect(m_actions->open, &QAction::triggered, this, &MainWindow::openFileDialog);
     connect(m_actions->openFolder, &QAction::triggered, this, &MainWindow::openFolderDialog);
     connect(m_actions->openProbe, &QAction::triggered, this, &MainWindow::openProbeDialog);
+    connect(m_actions->compareWith, &QAction::triggered, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this,
+            tr("Compare With (B, against the open trace A)"), lastFolder(),
+            tr("TORCH_TRACE logs (*.log *.log.zst *.log.gz *.zst *.gz);;All files (*)"));
+        if (!file.isEmpty())
+            m_compare->compareWith(file);
+    });
     connect(m_actions->openExample, &QAction::triggered, this, &MainWindow::openExample);
     connect(m_actions->pasteLog, &QAction::triggered, this, &MainWindow::pasteFromClipboard);
     connect(m_actions->reload, &QAction::triggered, this, &MainWindow::reload);
@@ -400,6 +409,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
             compiles->raise();
     }
     m_actions->reload->setEnabled(m_trace != nullptr);
+    m_actions->compareWith->setEnabled(m_trace != nullptr);
     m_summary->setText(summaryText());
     updateTitle();
     startPayloadCheck();
@@ -537,6 +547,10 @@ void MainWindow::showDocks(bool show)
     for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
         if (dock == m_probe) { // shows with a probe, wherever the window is
             dock->setVisible(!m_probe->folder().isEmpty());
+            continue;
+        }
+        if (m_compare && dock == m_compare->dock()) { // shows while comparing
+            dock->setVisible(show && m_compare->active());
             continue;
         }
         if (dock == m_diagnostics) {

@@ -21,6 +21,7 @@ namespace dynascope::ui {
 class BackgroundJob;
 class CompileBrowser;
 class CompileSelection;
+class CompareController;
 class DiagnosticsDock;
 class FindingsDock;
 class InspectorView;
@@ -65,6 +66,8 @@ public:
     TimelineView* timeline() const { return m_timeline; }
     DiagnosticsDock* diagnosticsDock() const { return m_diagnostics; }
     FindingsDock* findingsDock() const { return m_findings; }
+    // Run against run: File > Compare With…, dynascope A --compare B.
+    CompareController* compare() const { return m_compare; }
     // Recording a run (File > Record a Run…, dynascope --record) and the Probe view.
     RecordingUi* recording() const { return m_recording; }
     ProbeDock* probeDock() const { return m_probe; }
@@ -141,6 +144,7 @@ private:
     CompileBrowser* m_browser = nullptr;
     DiagnosticsDock* m_diagnostics = nullptr;
     FindingsDock* m_findings = nullptr;
+    CompareController* m_compare = nullptr;
     void updateFindings();
     RecordingUi* m_recording = nullptr;
     ProbeDock* m_probe = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/screenshotrunner.h"
 
+#include "ui/compare/changesmodel.h"
+#include "ui/compare/comparecontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/models/format.h"
 #include "ui/timeline/rangesummary.h"
@@ -57,6 +59,34 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
                 QStringLiteral("could not load: %1")
                     .arg(errors.isEmpty() ? request.paths.join(QStringLiteral(", "))
                                           : errors.join(QStringLiteral("; "))));
+    }
+    if (!request.compare.isEmpty()) {
+        bool ok = false, done = false;
+        QString why;
+        QEventLoop loop;
+        auto conn = QObject::connect(window.compare(), &CompareController::compareFinished, &loop,
+            [&](bool success, const QString& message) {
+                ok = success;
+                why = message;
+                done = true;
+                loop.quit();
+            });
+        QTimer::singleShot(request.timeoutMs, &loop, &QEventLoop::quit);
+        window.compare()->compareWith(request.compare);
+        if (!done)
+            loop.exec();
+        QObject::disconnect(conn);
+        if (!done)
+            return fail(4, QStringLiteral("timed out comparing with %1").arg(request.compare));
+        if (!ok)
+            return fail(
+                2, QStringLiteral("could not compare with %1: %2").arg(request.compare, why));
+        // The frame change with the most impact, selected in both runs.
+        for (int row = 0; row < window.compare()->model()->rowCount(); ++row)
+            if (window.compare()->model()->row(row).frame) {
+                window.compare()->activateRow(row);
+                break;
+            }
     }
     if (!request.select.isEmpty() && !window.selectCompile(request.select))
         return fail(2, QStringLiteral("no compile %1 in the trace").arg(request.select));

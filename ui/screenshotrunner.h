@@ -19,6 +19,7 @@ struct ScreenshotRequest {
     QString output; // PNG path; empty: do not write an image
     QSize size { 1600, 1000 };
     QString select; // compile id to select, empty for none
+    QString compare = {}; // a trace to compare the loaded one with (B), empty for none
     QString range = {}; // timeline range to show (timeline::parseTimeRange), empty for all
     int timeoutMs = 10 * 60 * 1000;
 };

@@ -1,5 +1,6 @@
 // dynascope: the desktop application. Command-line parsing and wiring only; the window and the
 // headless screenshot mode live in dynascope_ui.
+#include "ui/compare/comparecontroller.h"
 #include "ui/examplepaths.h"
 #include "ui/mainwindow.h"
 #include "ui/record/recordingui.h"
@@ -93,8 +94,12 @@ int main(int argc, char* argv[])
         QStringLiteral("With --record: the trace folder, new or empty (default "
                        "./dynascope-runs/DATE-TIME)."),
         QStringLiteral("DIR"));
+    const QCommandLineOption compareOpt(QStringLiteral("compare"),
+        QStringLiteral("Compare the trace opened with another run of the program (B): B's "
+                       "timeline under A's and the Changes panel (as File > Compare With…)."),
+        QStringLiteral("B"));
     parser.addOptions(
-        { shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt });
+        { shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt, compareOpt });
     parser.process(app);
     if (parser.isSet(recordOpt) && (parser.isSet(shotOpt) || parser.isSet(exampleOpt))) {
         printError(QStringLiteral("--record does not go with --screenshot or --example"));
@@ -145,6 +150,7 @@ int main(int argc, char* argv[])
         request.size = size;
         request.select = select;
         request.range = range;
+        request.compare = parser.value(compareOpt);
         QString error;
         const int rc = runScreenshot(window, request, &error);
         if (rc != 0)
@@ -176,6 +182,16 @@ int main(int argc, char* argv[])
                     range, tl->layout().dataRange().start, tl->tzOffsetMinutes(), nullptr);
                 if (r && tl->layout().hasTime())
                     tl->setViewRange(*r);
+            },
+            Qt::SingleShotConnection);
+    }
+    if (parser.isSet(compareOpt)) {
+        const QString b = parser.value(compareOpt);
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, b](bool ok) {
+                if (ok)
+                    window.compare()->compareWith(b);
             },
             Qt::SingleShotConnection);
     }
