@@ -2,6 +2,8 @@
 // says which promise of the model broke, not just where.
 #include "fuzz/trace_invariants.h"
 
+#include "core/analysis/findings.h"
+#include "core/analysis/trace_diff.h"
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
 #include "core/io/input_buffer.h"
@@ -9,6 +11,8 @@
 #include "core/load/file_builder.h"
 #include "core/logs/torch_logs.h"
 #include "core/report/bug_report.h"
+#include "core/report/diff_render.h"
+#include "core/report/findings_render.h"
 #include "core/report/report.h"
 #include "core/report/report_render.h"
 #include "core/writer/summary_json.h"
@@ -338,6 +342,18 @@ void Checker::exerciseWriters()
             fail("empty report");
     for (uint32_t c = 0; c < m_t.compiles.size() && c < 4; ++c)
         (void)bugReportMarkdown(m_t, c);
+    // Findings (their compiles in range, the documents written) and a diff of the trace with
+    // itself, which must find nothing.
+    const auto found = findFindings(m_t);
+    for (const auto& f : found)
+        for (uint32_t c : f.compiles)
+            if (c >= m_t.compiles.size())
+                fail("a finding names compile " + std::to_string(c) + ", out of range");
+    if (findingsJson(m_t, found).empty() || findingsText(m_t, found).empty())
+        fail("empty findings document");
+    const TraceDiff self = diffTraces(m_t, m_t);
+    if (self.changedFrames() != 0 || !self.runChanges.empty())
+        fail("a trace differs from itself: " + diffMarkdown(self, { { "a" }, { "a" } }));
     std::ostringstream chrome;
     writeChromeTrace(m_t, chrome);
     if (m_t.compiles.empty() || m_t.files.size() != 1)

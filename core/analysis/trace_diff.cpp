@@ -165,6 +165,8 @@ std::string ratio(double a, double b)
 
 bool beyondNoise(double a, double b, const DiffOptions& o, double minScale = 1)
 {
+    if (!std::isfinite(a) || !std::isfinite(b) || a == b) // times of 1e308 in a hostile log
+        return false;
     if (std::abs(b - a) <= o.minTimeUs * minScale)
         return false;
     return b >= a * o.timeRatio || a >= b * o.timeRatio;

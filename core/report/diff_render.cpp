@@ -66,7 +66,8 @@ std::string diffJson(const TraceDiff& d, const DiffInputs& in)
             { "changes", std::move(changes) } });
     }
     doc["frames"] = std::move(frames);
-    return doc.dump(1) + "\n";
+    // Trace text may hold invalid UTF-8: replaced (U+FFFD), never thrown (fuzz_replay found it).
+    return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string diffMarkdown(const TraceDiff& d, const DiffInputs& in)

@@ -87,7 +87,8 @@ std::string findingsJson(const Trace& trace, const std::vector<Finding>& finding
         list.push_back(std::move(j));
     }
     doc["findings"] = std::move(list);
-    return doc.dump(1) + "\n";
+    // Trace text may hold invalid UTF-8: replaced (U+FFFD), never thrown (fuzz_replay found it).
+    return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string findingsText(const Trace& trace, const std::vector<Finding>& findings)

@@ -155,6 +155,8 @@ std::string duration(double us)
     char buf[64];
     if (!(us > 0))
         return "0 µs";
+    if (!std::isfinite(us))
+        return "(out of range)";
     if (us < 1000)
         std::snprintf(buf, sizeof buf, "%.0f µs", us);
     else if (us < 1e6)
