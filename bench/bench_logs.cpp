@@ -13,6 +13,7 @@
 //   heap_mb_after_load  the loaded trace's heap (its statements' text included: the input's
 //                       bytes are not kept)
 #include "bench/bench_logs.h"
+#include "bench/bench_util.h"
 
 #include "core/io/input_buffer.h"
 #include "core/load/loader.h"
@@ -31,29 +32,6 @@
 namespace dynascope::bench {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::duration d)
-{
-    return std::chrono::duration<double>(d).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double heapBytes()
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    struct mallinfo2 mi = mallinfo2();
-    return static_cast<double>(mi.uordblks) + static_cast<double>(mi.hblkhd);
-#else
-    return 0;
-#endif
-}
 
 // The seed with every frame id moved on by `offset`: "] [3/1" -> "] [103/1", "- 3/0:" ->
 // "- 103/0:", "last reason: 3/0:" likewise.

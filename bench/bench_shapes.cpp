@@ -14,16 +14,17 @@
 // And a last line for a gzip of --size newlines: gunzip_s (zlib alone, into memory) against
 // open_s (the whole load).
 #include "bench/bench_shapes.h"
+#include "bench/bench_util.h"
 
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
 #include "core/load/loader.h"
 #include "core/synth/pathological.h"
 #include "core/synth/scale_trace.h"
+#include "core/writer/compress.h"
 
 #include <malloc.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -36,25 +37,6 @@
 namespace dynascope::bench {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::duration d)
-{
-    return std::chrono::duration<double>(d).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double heapBytes()
-{
-    struct mallinfo2 mi = mallinfo2();
-    return static_cast<double>(mi.uordblks) + static_cast<double>(mi.hblkhd);
-}
 
 template <typename F> double timed(int runs, F f)
 {
@@ -66,21 +48,6 @@ template <typename F> double timed(int runs, F f)
             t.push_back(seconds(Clock::now() - t0));
     }
     return median(t);
-}
-
-std::string gzipped(const std::string& text)
-{
-    std::string out(compressBound(static_cast<uLong>(text.size())) + 64, '\0');
-    z_stream zs {};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    zs.avail_in = static_cast<uInt>(text.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
 }
 
 struct Figures {
@@ -140,7 +107,7 @@ int benchShapes(uint64_t size, int runs)
         print(s.name, text.size(), measure(text, path, runs));
     }
     // A gzip of newlines: a megabyte on disk for a gigabyte decoded.
-    const std::string gz = gzipped(std::string(size, '\n'));
+    const std::string gz = compressGzip(std::string(size, '\n'));
     {
         std::ofstream out(path + ".gz", std::ios::binary);
         out.write(gz.data(), static_cast<std::streamsize>(gz.size()));

@@ -47,32 +47,31 @@ std::string userName(std::string_view source)
     return out;
 }
 
-std::string Context::frameLabel(uint32_t frame) const
+namespace {
+// "scale (train.py:25)", the name in backticks when `quoted` (titles), " on rank N" when the
+// trace has several ranks.
+std::string frameName(const Trace& t, uint32_t frame, bool quoted)
 {
-    if (frame >= trace.frames.size())
-        return {};
-    const Frame& f = trace.frames[frame];
-    std::string s = f.coName.empty() ? std::string("(unknown function)") : f.coName;
+    const Frame& f = t.frames[frame];
+    const std::string name = f.coName.empty() ? std::string("(unknown function)") : f.coName;
+    std::string s = quoted ? "`" + name + "`" : name;
     if (!f.coFilename.empty())
         s += " (" + std::string(baseName(f.coFilename)) + ":" + std::to_string(f.coFirstLineno)
             + ")";
-    if (trace.files.size() > 1 && trace.files[f.file].rank)
-        s += " on rank " + std::to_string(*trace.files[f.file].rank);
+    if (t.files.size() > 1 && t.files[f.file].rank)
+        s += " on rank " + std::to_string(*t.files[f.file].rank);
     return s;
+}
+} // namespace
+
+std::string Context::frameLabel(uint32_t frame) const
+{
+    return frame < trace.frames.size() ? frameName(trace, frame, false) : std::string();
 }
 
 std::string Context::frameTitle(uint32_t frame) const
 {
-    if (frame >= trace.frames.size())
-        return "a frame";
-    const Frame& f = trace.frames[frame];
-    std::string s = "`" + (f.coName.empty() ? std::string("(unknown function)") : f.coName) + "`";
-    if (!f.coFilename.empty())
-        s += " (" + std::string(baseName(f.coFilename)) + ":" + std::to_string(f.coFirstLineno)
-            + ")";
-    if (trace.files.size() > 1 && trace.files[f.file].rank)
-        s += " on rank " + std::to_string(*trace.files[f.file].rank);
-    return s;
+    return frame < trace.frames.size() ? frameName(trace, frame, true) : std::string("a frame");
 }
 
 std::string Context::compileList(const std::vector<uint32_t>& compiles) const

@@ -6,30 +6,15 @@
 
 #include "core/load/content_kind.h"
 #include "core/logs/torch_logs.h"
+#include "core/writer/compress.h"
 #include "tests/support/heap_counter.h"
 
 #include <QTemporaryDir>
-
-#include <zlib.h>
 
 using namespace dynascope;
 using namespace dynascope::robustness;
 
 namespace {
-std::string gzipped(std::string_view text)
-{
-    std::string out(compressBound(static_cast<uLong>(text.size())) + 64, '\0');
-    z_stream zs {};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    zs.avail_in = static_cast<uInt>(text.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
 
 // The bundled example: a trace PyTorch 2.13 wrote.
 std::string exampleLog()
@@ -144,7 +129,7 @@ private Q_SLOTS:
         const std::string text = repeatTo("epoch 3 step 1200 loss 0.2531 lr 0.0001\n", 64u << 20);
         const std::string plain = path("train_stdout.txt"), gz = path("train_stdout.txt.gz");
         writeAll(plain, text);
-        writeAll(gz, gzipped(text));
+        writeAll(gz, compressGzip(text));
         for (const auto& p : { plain, gz }) {
             const int64_t before = testing::liveHeap();
             testing::resetPeak();
@@ -210,7 +195,7 @@ private Q_SLOTS:
     {
         const std::string text = repeatTo(header("{\"str\": [\"a\", 0]}"), 3u << 20);
         const std::string gz = path("trace.log.gz");
-        writeAll(gz, gzipped(text));
+        writeAll(gz, compressGzip(text));
         auto head = InputBuffer::readHead(gz, 1u << 20);
         QVERIFY(head.has_value());
         QCOMPARE(head->size(), size_t(1u << 20));
