@@ -462,6 +462,15 @@ void MainWindow::updateFindings()
             overview += tr("\n  … and %1 more in the Findings panel").arg(found.size() - 5);
     }
     m_inspector->whyView()->setOverview(overview);
+    // Warnings and errors are flagged on the timeline at the compiles they name.
+    std::unordered_map<uint32_t, int> marks;
+    for (const Finding& f : found) {
+        if (f.severity == FindingSeverity::Note)
+            continue;
+        for (uint32_t c : f.compiles)
+            marks[c] = std::max(marks[c], static_cast<int>(f.severity));
+    }
+    m_timeline->setFindingMarks(std::move(marks));
     if (m_trace)
         m_findings->raise();
 }

@@ -63,6 +63,7 @@ void TimelineView::paintAll(QPainter& p)
     if (m_exposed.intersects(lanesRect())) {
         paintRows(p);
         paintSearchHits(p);
+        paintFindingMarks(p);
     }
     if (m_exposed.intersects(axisRect()))
         paintAxis(p);
@@ -96,6 +97,38 @@ void TimelineView::paintSearchHits(QPainter& p)
         // Bars above and below the span: visible on every status colour, even when folded.
         p.fillRect(QRect(xa - 1, y, xb - xa + 2, 3), mark);
         p.fillRect(QRect(xa - 1, y + row.height - 3, xb - xa + 2, 3), mark);
+    }
+    p.restore();
+}
+
+void TimelineView::paintFindingMarks(QPainter& p)
+{
+    if (m_findingMarks.empty())
+        return;
+    const QRect lanes = lanesRect();
+    const double w = lanesWidth();
+    p.save();
+    p.setClipRect(QRect(labelWidth(), lanes.top(), static_cast<int>(w) + 1, lanes.height()));
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(palette().color(QPalette::Base), 1));
+    const int size = std::max(7, fontMetrics().height() / 2);
+    for (const auto& [ci, severity] : m_findingMarks) {
+        const int lane = m_layout.laneOf(ci);
+        if (lane < 0 || ci >= m_trace->compiles.size())
+            continue;
+        const Compile& c = m_trace->compiles[ci];
+        if (c.endUs < m_view.start || c.startUs > m_view.end)
+            continue;
+        const Row& row = m_layout.rows()[static_cast<size_t>(lane)];
+        const double x = xOfTime(c.startUs);
+        const double y = lanes.top() + row.y - m_vbar->value();
+        // A corner flag on the span's top left: orange-red for an error, amber for a warning.
+        const QColor fill
+            = fillOn(severity >= 2 ? QColor(0xD5, 0x5E, 0x00) : QColor(0xE6, 0x9F, 0x00),
+                palette().color(QPalette::Base));
+        const QPointF corner[3] = { { x, y }, { x + size, y }, { x, y + size } };
+        p.setBrush(fill);
+        p.drawPolygon(corner, 3);
     }
     p.restore();
 }

@@ -40,6 +40,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace)
     m_hover = {};
     m_range.reset();
     m_hits.clear();
+    m_findingMarks.clear();
     if (m_trace) {
         m_layout.build(*m_trace, m_layoutOptions);
         m_tzOffset = m_trace->files.empty() ? 0 : m_trace->files.front().tzOffsetMinutes;
@@ -269,6 +270,12 @@ void TimelineView::zoomToSelectedRange()
 void TimelineView::setSearchHits(const std::vector<uint32_t>& compiles)
 {
     m_hits = std::unordered_set<uint32_t>(compiles.begin(), compiles.end());
+    update();
+}
+
+void TimelineView::setFindingMarks(std::unordered_map<uint32_t, int> severityByCompile)
+{
+    m_findingMarks = std::move(severityByCompile);
     update();
 }
 

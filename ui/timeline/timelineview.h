@@ -28,6 +28,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 class QScrollBar;
@@ -65,6 +66,9 @@ public:
 
     // Compiles to mark as search hits (a bar above and below each).
     void setSearchHits(const std::vector<uint32_t>& compiles);
+    // Compiles that findings name (core/analysis/findings.h), with the worst severity of those
+    // findings (1 warning, 2 error): a small flag at the compile's start. A new trace clears them.
+    void setFindingMarks(std::unordered_map<uint32_t, int> severityByCompile);
 
     // Phase rows: compact mode shows compiles only; otherwise at most maxPhaseRows depth rows per
     // lane. Clicking a lane's label flips that lane.
@@ -171,6 +175,7 @@ private:
     void paintAll(QPainter& p);
     void paintRangeOverlay(QPainter& p);
     void paintSearchHits(QPainter& p);
+    void paintFindingMarks(QPainter& p);
     QStringList rangeBoxLines() const;
     double xOfTime(double t) const; // widget x
     int labelWidth() const;
@@ -215,6 +220,7 @@ private:
     bool m_rangeDragging = false;
     double m_rangeAnchor = 0;
     std::unordered_set<uint32_t> m_hits;
+    std::unordered_map<uint32_t, int> m_findingMarks;
     timeline::LayoutOptions m_layoutOptions;
     QSize m_canvas; // invalid: the widget's size
     QRect m_exposed; // what the paint in progress must draw (widget coordinates)
