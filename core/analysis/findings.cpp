@@ -139,6 +139,7 @@ std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
     findings::recompileRules(cx);
     findings::breakRules(cx);
     findings::costRules(cx);
+    findings::probeRules(cx);
     std::stable_sort(cx.out.begin(), cx.out.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity)
             return a.severity > b.severity;

@@ -9,7 +9,8 @@
 //   recompile-shape, recompile-guard, recompile-limit, dynamic-still-recompiles,
 //   graph-break, graph-break-skipped-frame, graph-break-io, data-dependent,
 //   failure, fullgraph-error,
-//   cold-start, cache-miss, empty-graph, small-graphs, guard-cost.
+//   cold-start, cache-miss, empty-graph, small-graphs, guard-cost,
+//   wrong-result, compile-payoff (from dynascope-cli probe's artifact, when the trace has one).
 // A clean trace (compiles once, no break, no failure) gives notes at most, never a warning.
 //
 // Cost: linear in the trace (one pass over the compiles; a guard tree parsed only for a

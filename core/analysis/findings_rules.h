@@ -42,5 +42,6 @@ void recompileRules(Context& cx); // recompile-shape, recompile-guard, dynamic-s
 void breakRules(Context& cx); // graph-break, graph-break-io, data-dependent,
                               // graph-break-skipped-frame, failure, fullgraph-error
 void costRules(Context& cx); // cold-start, cache-miss, empty-graph, small-graphs, guard-cost
+void probeRules(Context& cx); // wrong-result, compile-payoff (the probe's artifact)
 
 } // namespace dynascope::findings

@@ -256,6 +256,27 @@ private Q_SLOTS:
         QVERIFY2(guards->title.find("1500 guards") != std::string::npos, guards->title.c_str());
     }
 
+    // A probe run (dynascope-cli probe --check, its artifact in the trace) of a backend that
+    // perturbs the result: the wrong result is the first finding, and compiling never paid.
+    void probeArtifactFindings()
+    {
+        const std::string dir = std::string(DYNASCOPE_SOURCE_DIR)
+            + "/tests/probe/recorded/torch-2.13.0/perturbed_backend/program";
+        auto r = load({ dir });
+        QVERIFY(r.trace);
+        const auto fs = findFindings(*r.trace);
+        QVERIFY(!fs.empty());
+        QCOMPARE(fs[0].rule, std::string("wrong-result"));
+        QCOMPARE(fs[0].severity, FindingSeverity::Error);
+        QVERIFY2(fs[0].title.find("6 of 6 checked calls differ") != std::string::npos,
+            fs[0].title.c_str());
+        const Finding* payoff = byRule(fs, "compile-payoff");
+        QVERIFY2(payoff && payoff->severity == FindingSeverity::Warning, rulesOf(fs).c_str());
+        QVERIFY2(payoff->title.find("never pays for itself") != std::string::npos,
+            payoff->title.c_str());
+        QVERIFY(!payoff->compiles.empty());
+    }
+
     // One frame compiled 10,000 times (each a recompile against the one before, on x's size):
     // the findings come in one pass; the recompiles are one finding, not one each, and its
     // title keeps a readable length.
