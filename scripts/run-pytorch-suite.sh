@@ -83,13 +83,15 @@ echo "run-pytorch-suite: recorded in $((SECONDS - rec_start)) s"
 
 # The same assertions as on the committed logs, and tlparse on the same files.
 if [ ! -x build/bin/tst_scenarios ] || [ ! -x build/bin/tst_tlparse ] \
-  || [ ! -x build/bin/tst_scenario_logs ]; then
+  || [ ! -x build/bin/tst_scenario_logs ] || [ ! -x build/bin/tst_findings ]; then
   bash scripts/build.sh
 fi
 export DYNASCOPE_SCENARIOS_DIR=$out DYNASCOPE_TLPARSE=$venv/bin/tlparse
 build/bin/tst_scenarios || rc=1
 build/bin/tst_tlparse || rc=1
 build/bin/tst_scenario_logs || rc=1
+# The findings of each fresh run name what its program was written to show, and nothing else.
+build/bin/tst_findings || rc=1
 # record and probe of real programs (tests/run/tst_probe_live: about two minutes).
 [ -x build/bin/tst_probe_live ] || bash scripts/build.sh
 DYNASCOPE_TORCH_PYTHON=$py DYNASCOPE_TORCH_VERSION=$version build/bin/tst_probe_live || rc=1
