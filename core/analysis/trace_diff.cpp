@@ -365,7 +365,9 @@ TraceDiff diffTraces(const Trace& ta, const Trace& tb, const DiffOptions& o)
     for (const Frame& f : tb.frames)
         byRank[rankKey(tb, f.file)].second.push_back(f.index);
     for (auto& [rank, sides] : byRank) {
-        auto& [fa, fb] = sides;
+        // Plain references: clang 14 (Debian 12's) cannot capture structured bindings.
+        auto& fa = sides.first;
+        auto& fb = sides.second;
         std::vector<bool> usedA(fa.size()), usedB(fb.size());
         std::vector<std::tuple<size_t, size_t, const char*>> pairs;
         // Passes from the strictest key to the loosest; each pairs frames in trace order.
