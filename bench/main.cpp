@@ -12,6 +12,7 @@
 // Figures are printed, never judged: the CTest test only checks that the line is complete.
 #include "bench/bench_logs.h"
 #include "bench/bench_shapes.h"
+#include "bench/bench_util.h"
 #include "core/io/input_buffer.h"
 #include "core/load/loader.h"
 #include "core/synth/scale_trace.h"
@@ -45,7 +46,10 @@
 extern char** environ;
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using dynascope::bench::Clock;
+using dynascope::bench::heapBytes;
+using dynascope::bench::median;
+using dynascope::bench::seconds;
 
 namespace {
 
@@ -65,20 +69,6 @@ struct Args {
     std::string torchLogs; // --torch-logs FILE: the TORCH_LOGS text figures instead
     bool shapes = false; // --shapes: throughput per pathological input shape instead
 };
-
-double seconds(Clock::duration d)
-{
-    return std::chrono::duration<double>(d).count();
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 bool parseBytes(const char* text, uint64_t& out)
 {
@@ -272,16 +262,6 @@ uint64_t scanOnce(const std::vector<std::string>& paths)
         munmap(map, len);
     }
     return lines;
-}
-
-double heapBytes()
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    struct mallinfo2 mi = mallinfo2();
-    return static_cast<double>(mi.uordblks) + static_cast<double>(mi.hblkhd);
-#else
-    return 0;
-#endif
 }
 
 double cpuSeconds()

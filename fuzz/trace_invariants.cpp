@@ -349,7 +349,7 @@ void Checker::exerciseWriters()
         for (uint32_t c : f.compiles)
             if (c >= m_t.compiles.size())
                 fail("a finding names compile " + std::to_string(c) + ", out of range");
-    if (findingsJson(m_t, found).empty() || findingsText(m_t, found).empty())
+    if (findingsJson(m_t, found).empty() || findingsText(found).empty())
         fail("empty findings document");
     const TraceDiff self = diffTraces(m_t, m_t);
     if (self.changedFrames() != 0 || !self.runChanges.empty())

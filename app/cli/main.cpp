@@ -236,6 +236,42 @@ bool optionValue(const std::vector<std::string>& args, size_t& i, const std::str
     return false;
 }
 
+// The arguments of the commands that read traces and write a document: -o FILE, --latest and
+// PATHs. Returns -1 when args[i] is one of them (taken), else a usage error's exit status.
+int commonArgument(const std::vector<std::string>& args, size_t& i, const std::string& command,
+    dynascope::LoadOptions& options, std::string& output, std::vector<std::string>& paths)
+{
+    const std::string& a = args[i];
+    std::string value;
+    bool missing = false;
+    if (optionValue(args, i, "-o", "--output", value, missing)) {
+        if (missing || value.empty())
+            return usageError("-o needs a file name");
+        output = value;
+    } else if (a == "--latest") {
+        options.newestOnly = true;
+    } else if (a.starts_with("-") && a != "-") {
+        return usageError("unknown option '" + a + "' for " + command);
+    } else {
+        paths.push_back(a);
+    }
+    return -1;
+}
+
+// The format asked for, else the one -o's extension names (.html, .htm, .json), else Markdown.
+dynascope::ReportFormat formatFor(
+    std::optional<dynascope::ReportFormat> given, const std::string& output)
+{
+    if (given)
+        return *given;
+    const std::string ext = std::filesystem::path(output).extension().string();
+    if (ext == ".html" || ext == ".htm")
+        return dynascope::ReportFormat::Html;
+    if (ext == ".json")
+        return dynascope::ReportFormat::Json;
+    return dynascope::ReportFormat::Markdown;
+}
+
 int diagnose(const std::vector<std::string>& args)
 {
     dynascope::LoadOptions options;
@@ -256,18 +292,11 @@ int diagnose(const std::vector<std::string>& args)
                 minSeverity = dynascope::FindingSeverity::Error;
             else
                 return usageError("--min-severity takes note, warning or error");
-        } else if (optionValue(args, i, "-o", "--output", value, missing)) {
-            if (missing || value.empty())
-                return usageError("-o needs a file name");
-            output = value;
-        } else if (a == "--json")
+        } else if (a == "--json") {
             json = true;
-        else if (a == "--latest")
-            options.newestOnly = true;
-        else if (a.starts_with("-") && a != "-")
-            return usageError("unknown option '" + a + "' for diagnose");
-        else
-            paths.push_back(a);
+        } else if (int rc = commonArgument(args, i, "diagnose", options, output, paths); rc >= 0) {
+            return rc;
+        }
     }
     if (paths.empty())
         return usageError("diagnose needs at least one PATH");
@@ -279,49 +308,35 @@ int diagnose(const std::vector<std::string>& args)
     auto found = dynascope::findFindings(*loaded->trace);
     std::erase_if(found, [&](const dynascope::Finding& f) { return f.severity < minSeverity; });
     return writeOutput(output,
-        json ? dynascope::findingsJson(*loaded->trace, found)
-             : dynascope::findingsText(*loaded->trace, found));
+        json ? dynascope::findingsJson(*loaded->trace, found) : dynascope::findingsText(found));
 }
 
 int diff(const std::vector<std::string>& args)
 {
     dynascope::LoadOptions options;
-    std::string format = "md", output, failOnList;
-    bool formatGiven = false;
+    std::optional<dynascope::ReportFormat> format;
+    std::string output, failOnList;
     std::vector<std::string> paths;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         std::string value;
         bool missing = false;
         if (optionValue(args, i, "", "--format", value, missing)) {
-            if (value != "md" && value != "html" && value != "json")
+            format = dynascope::parseReportFormat(value);
+            if (!format)
                 return usageError("--format takes md, html or json");
-            format = value;
-            formatGiven = true;
-        } else if (optionValue(args, i, "-o", "--output", value, missing)) {
-            if (missing || value.empty())
-                return usageError("-o needs a file name");
-            output = value;
         } else if (optionValue(args, i, "", "--fail-on", value, missing)) {
             if (missing || value.empty())
                 return usageError("--fail-on needs a list, e.g. graph-breaks,compile-time=20%");
             failOnList = value;
         } else if (a == "--json") {
-            format = "json";
-            formatGiven = true;
-        } else if (a == "--latest")
-            options.newestOnly = true;
-        else if (a.starts_with("-") && a != "-")
-            return usageError("unknown option '" + a + "' for diff");
-        else
-            paths.push_back(a);
+            format = dynascope::ReportFormat::Json;
+        } else if (int rc = commonArgument(args, i, "diff", options, output, paths); rc >= 0) {
+            return rc;
+        }
     }
     if (paths.size() != 2)
         return usageError("diff needs two paths, A and B");
-    if (!formatGiven && (output.ends_with(".html") || output.ends_with(".htm")))
-        format = "html";
-    else if (!formatGiven && output.ends_with(".json"))
-        format = "json";
     std::optional<dynascope::FailOn> failOn;
     if (!failOnList.empty()) {
         std::string error;
@@ -340,9 +355,10 @@ int diff(const std::vector<std::string>& args)
         return usageError("the output " + output + " is one of the inputs");
     const auto d = dynascope::diffTraces(*a->trace, *b->trace);
     const dynascope::DiffInputs inputs { { paths[0] }, { paths[1] } };
-    const std::string text = format == "json" ? dynascope::diffJson(d, inputs)
-        : format == "html"                    ? dynascope::diffHtml(d, inputs)
-                                              : dynascope::diffMarkdown(d, inputs);
+    const auto f = formatFor(format, output);
+    const std::string text = f == dynascope::ReportFormat::Json ? dynascope::diffJson(d, inputs)
+        : f == dynascope::ReportFormat::Html                    ? dynascope::diffHtml(d, inputs)
+                                             : dynascope::diffMarkdown(d, inputs);
     if (int rc = writeOutput(output, text); rc != 0)
         return rc;
     if (failOn) {
@@ -372,29 +388,15 @@ int report(const std::vector<std::string>& args)
             format = dynascope::parseReportFormat(value);
             if (!format)
                 return usageError("unknown report format '" + value + "' (md, html or json)");
-        } else if (optionValue(args, i, "-o", "--output", value, missing)) {
-            if (missing || value.empty())
-                return usageError("-o needs a file name");
-            output = value;
-        } else if (a == "--latest")
-            options.newestOnly = true;
-        else if (a == "--no-verify")
+        } else if (a == "--no-verify") {
             reportOptions.verifyPayloads = false;
-        else if (a.starts_with("-") && a != "-")
-            return usageError("unknown option '" + a + "' for report");
-        else
-            paths.push_back(a);
+        } else if (int rc = commonArgument(args, i, "report", options, output, paths); rc >= 0) {
+            return rc;
+        }
     }
     if (paths.empty())
         return usageError("report needs at least one PATH");
-    if (!format) {
-        format = dynascope::ReportFormat::Markdown;
-        std::string ext = std::filesystem::path(output).extension().string();
-        if (ext == ".html" || ext == ".htm")
-            format = dynascope::ReportFormat::Html;
-        else if (ext == ".json")
-            format = dynascope::ReportFormat::Json;
-    }
+    format = formatFor(format, output);
     auto loaded = loadInputs(paths, options);
     if (!loaded)
         return 2;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace dynascope {
@@ -127,10 +128,12 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
         report("reading");
     };
     auto loadOne = [&](size_t i) {
+        std::optional<ContentGuess> guess; // judged once per file, from its head
         if (files[i] != "-") {
             if (auto head = InputBuffer::readHead(files[i], kHeadBytes)) {
-                if (auto guess = classifyContent(*head); !isLoadable(guess.kind))
-                    return refuse(i, guess);
+                guess = classifyContent(*head);
+                if (!isLoadable(guess->kind))
+                    return refuse(i, *guess);
             }
         }
         std::string error;
@@ -155,12 +158,14 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
                                report("indexing");
                            } };
         in.threads = scanThreads;
+        if (!guess) { // a pipe, which cannot be read twice: judged once read
+            guess = classifyContent(
+                buffer->view().substr(0, std::min<size_t>(buffer->size(), kHeadBytes)));
+            if (!isLoadable(guess->kind))
+                return refuse(i, *guess);
+        }
         // TORCH_LOGS text (what bug reports paste) is read by core/logs, recognised by content.
-        const auto guess = classifyContent(
-            buffer->view().substr(0, std::min<size_t>(buffer->size(), kHeadBytes)));
-        if (!isLoadable(guess.kind)) // a pipe, read before it could be told
-            return refuse(i, guess);
-        parts[i] = guess.kind == ContentKind::TorchLogs ? logs::buildTorchLogs(in) : buildFile(in);
+        parts[i] = guess->kind == ContentKind::TorchLogs ? logs::buildTorchLogs(in) : buildFile(in);
         if (!error.empty())
             parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
                 { Severity::Warning, DiagnosticCode::TruncatedRecord, files[i], 0, error });

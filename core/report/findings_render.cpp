@@ -91,9 +91,8 @@ std::string findingsJson(const Trace& trace, const std::vector<Finding>& finding
     return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string findingsText(const Trace& trace, const std::vector<Finding>& findings)
+std::string findingsText(const std::vector<Finding>& findings)
 {
-    (void)trace;
     std::string s;
     if (findings.empty())
         return "No findings: nothing in this trace calls for a change.\n";

@@ -16,7 +16,7 @@ inline constexpr int kFindingsJsonVersion = 1;
 std::string findingsJson(const Trace& trace, const std::vector<Finding>& findings);
 
 // "warning recompile-shape: <title>" and indented evidence, why, next step, PyTorch's hints.
-std::string findingsText(const Trace& trace, const std::vector<Finding>& findings);
+std::string findingsText(const std::vector<Finding>& findings);
 
 // One finding as Markdown: a heading line, the evidence as a list, why, the next step with its
 // code in a fenced block, PyTorch's explanation and hints quoted.

@@ -125,7 +125,6 @@ void CompareController::compareWith(const QString& path)
                 return;
             }
             m_traceB = outcome.value->trace;
-            m_pathB = path;
             const TraceDiff& d = outcome.value->diff;
             m_header->setText(tr("B: %1 · %2 of %3 frames changed · compiles %4 → %5 · "
                                  "recompiles %6 → %7 · graph breaks %8 → %9")

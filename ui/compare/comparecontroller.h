@@ -54,7 +54,6 @@ private:
     MainWindow* m_window;
     BackgroundJob* m_job;
     std::shared_ptr<const Trace> m_traceB;
-    QString m_pathB;
     CompileSelection* m_selectionB;
     QWidget* m_panel;
     QLabel* m_header;
