@@ -32,10 +32,12 @@ FindingsDock::FindingsDock(CompileSelection* selection, QWidget* parent)
     m_view->setSortingEnabled(true);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
-    m_view->setColumnWidth(FindingsModel::SeverityColumn, 90);
-    m_view->setColumnWidth(FindingsModel::CostColumn, 70);
-    m_view->setColumnWidth(FindingsModel::CountColumn, 50);
-    m_view->setColumnWidth(FindingsModel::RuleColumn, 150);
+    // The title is what is read: the other columns stay narrow (a dock 500 px wide left the
+    // title 140 px), the count is in most titles and in the tooltip.
+    m_view->setColumnWidth(FindingsModel::SeverityColumn, 78);
+    m_view->setColumnWidth(FindingsModel::CostColumn, 64);
+    m_view->setColumnWidth(FindingsModel::RuleColumn, 118);
+    m_view->setColumnHidden(FindingsModel::CountColumn, true);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);

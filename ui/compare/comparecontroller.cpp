@@ -8,6 +8,8 @@
 
 #include "core/load/loader.h"
 
+#include <algorithm>
+
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -37,6 +39,7 @@ uint32_t firstCompile(const Trace& t, uint32_t frame)
 CompareController::CompareController(MainWindow* window, QSplitter* centre)
     : QObject(window)
     , m_window(window)
+    , m_centre(centre)
     , m_job(new BackgroundJob(this))
     , m_selectionB(new CompileSelection(this))
     , m_panel(new QWidget(window))
@@ -86,6 +89,7 @@ void CompareController::clear()
     m_traceB.reset();
     m_model->setDiff({});
     m_timelineB->setTrace(nullptr);
+    m_window->timeline()->setLegendVisible(true);
     m_panel->hide();
     m_dock->hide();
 }
@@ -139,9 +143,21 @@ void CompareController::compareWith(const QString& path)
                                   .arg(d.b.graphBreaks));
             m_model->setDiff(outcome.value->diff);
             m_timelineB->setTrace(m_traceB);
+            const bool wasHidden = m_panel->isHidden();
+            // One legend for both timelines, under B's: A's lanes get its room.
+            m_window->timeline()->setLegendVisible(false);
             m_panel->show();
+            if (wasHidden) { // the two timelines get most of the height, the inspector the rest
+                // (its tabs ask for 230 px at least, which left each timeline one lane at 800 px)
+                m_centre->widget(m_centre->count() - 1)->setMinimumHeight(120);
+                const int h = std::max(m_centre->height(), 300);
+                m_centre->setSizes({ h * 3 / 8, h * 3 / 8, h - 2 * (h * 3 / 8) });
+            }
             m_dock->show();
             m_dock->raise();
+            if (wasHidden) // a few rows of changes; the timelines keep the height
+                m_window->resizeDocks(
+                    { m_dock }, { 7 * m_view->fontMetrics().height() + 40 }, Qt::Vertical);
             m_dock->setWindowTitle(tr("Changes (%1)").arg(m_model->rowCount()));
             m_window->statusBar()->showMessage(
                 tr("Compared with %1: %2 change(s)").arg(path).arg(m_model->rowCount()), 10000);

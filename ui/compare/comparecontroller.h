@@ -52,6 +52,7 @@ Q_SIGNALS:
 
 private:
     MainWindow* m_window;
+    QSplitter* m_centre;
     BackgroundJob* m_job;
     std::shared_ptr<const Trace> m_traceB;
     CompileSelection* m_selectionB;

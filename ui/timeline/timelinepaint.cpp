@@ -541,6 +541,8 @@ int TimelineView::legendHeight() const
 {
     // Asked for by every rect function: cached per width (reset when font, palette or trace
     // change).
+    if (!m_showLegend)
+        return 0;
     const int w = canvas().width();
     if (w != m_legendWidth || font().pointSizeF() != m_legendFontSize) {
         auto items = legendItems();

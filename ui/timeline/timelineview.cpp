@@ -273,6 +273,13 @@ void TimelineView::setSearchHits(const std::vector<uint32_t>& compiles)
     update();
 }
 
+void TimelineView::setLegendVisible(bool visible)
+{
+    m_showLegend = visible;
+    m_legendWidth = -1; // laid out again
+    update();
+}
+
 void TimelineView::setFindingMarks(std::unordered_map<uint32_t, int> severityByCompile)
 {
     m_findingMarks = std::move(severityByCompile);

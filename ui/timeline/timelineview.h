@@ -66,6 +66,10 @@ public:
 
     // Compiles to mark as search hits (a bar above and below each).
     void setSearchHits(const std::vector<uint32_t>& compiles);
+    // The legend under the lanes (on by default; of two timelines shown one above the other, as
+    // Compare With does, only the lower one keeps it).
+    void setLegendVisible(bool visible);
+
     // Compiles that findings name (core/analysis/findings.h), with the worst severity of those
     // findings (1 warning, 2 error): a small flag at the compile's start. A new trace clears them.
     void setFindingMarks(std::unordered_map<uint32_t, int> severityByCompile);
@@ -221,6 +225,7 @@ private:
     double m_rangeAnchor = 0;
     std::unordered_set<uint32_t> m_hits;
     std::unordered_map<uint32_t, int> m_findingMarks;
+    bool m_showLegend = true;
     timeline::LayoutOptions m_layoutOptions;
     QSize m_canvas; // invalid: the widget's size
     QRect m_exposed; // what the paint in progress must draw (widget coordinates)
