@@ -39,6 +39,9 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     compareWith->setToolTip(tr("Another trace of the program (B) against the open one (A): what "
                                "changed, frame by frame"));
     compareWith->setEnabled(false);
+    m_runsMenu = file->addMenu(tr("R&uns"));
+    m_runsMenu->setToolTip(tr("A folder that holds several runs of a program: which to show"));
+    m_runsMenu->setEnabled(false);
     file->addSeparator();
     recordRun = file->addAction(tr("Record a R&un…"));
     recordRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));

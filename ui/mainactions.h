@@ -32,6 +32,8 @@ public:
     void addDockToggle(QDockWidget* dock);
     QMenu* viewMenu() const { return m_view; }
     QMenu* goMenu() const { return m_go; }
+    // File > Runs: the runs of the open folder (filled by RunsBar), disabled when there is one.
+    QMenu* runsMenu() const { return m_runsMenu; }
 
     QAction* open = nullptr;
     QAction* openFolder = nullptr;
@@ -75,6 +77,7 @@ Q_SIGNALS:
     void openRecentRequested(const QString& path);
 
 private:
+    QMenu* m_runsMenu = nullptr;
     void rebuildRecentMenu();
 
     QMainWindow* m_window;

@@ -17,6 +17,7 @@
 #include "ui/probe/probedock.h"
 #include "ui/recentfiles.h"
 #include "ui/record/recordingui.h"
+#include "ui/runs/runsbar.h"
 #include "ui/stacktrie/stacktriedock.h"
 #include "ui/startpage.h"
 #include "ui/timeline/timelinenavigation.h"
@@ -43,6 +44,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <optional>
@@ -89,9 +91,18 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_startPage);
     m_stack->addWidget(m_centre);
-    setCentralWidget(m_stack);
 
     m_actions = new MainActions(this, m_recent);
+    // The runs notice sits above the views (and the start page), over the whole width.
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_runsBar = new RunsBar(m_actions->runsMenu(), central);
+    column->addWidget(m_runsBar);
+    column->addWidget(m_stack, 1);
+    setCentralWidget(central);
+    connect(m_runsBar, &RunsBar::runChosen, this, &MainWindow::openRun);
     createDocks();
     m_compare = new CompareController(this, m_centre);
     createStatusBar();
@@ -266,7 +277,7 @@ void MainWindow::connectActions()
     connect(m_loader, &TraceLoadController::cancelled, this, [this] { onLoadCancelled(); });
 }
 
-void MainWindow::openPaths(const QStringList& paths)
+void MainWindow::openPaths(const QStringList& paths, const LoadOptions& choice)
 {
     if (paths.isEmpty())
         return;
@@ -274,8 +285,20 @@ void MainWindow::openPaths(const QStringList& paths)
         openProbe(paths.front());
         return;
     }
+    loadPaths(paths, choice);
+}
+
+void MainWindow::openRun(const LoadOptions& choice)
+{
+    if (!m_paths.isEmpty())
+        loadPaths(m_paths, choice);
+}
+
+void MainWindow::loadPaths(const QStringList& paths, const LoadOptions& choice)
+{
     m_pasting.clear();
-    m_loader->start(paths);
+    m_loadingChoice = choice;
+    m_loader->start(paths, choice);
 }
 
 void MainWindow::openProbe(const QString& folder)
@@ -311,7 +334,7 @@ void MainWindow::reload()
     if (!m_pasted.isEmpty())
         openText(m_pasted);
     else if (!m_paths.isEmpty())
-        openPaths(m_paths);
+        loadPaths(m_paths, m_runChoice); // the same run again
 }
 
 bool MainWindow::isLoading() const
@@ -355,6 +378,7 @@ void MainWindow::onLoadFinished(const LoadOutcome& outcome)
         }
         m_paths = outcome.paths;
         m_pasted = m_pasting; // the text a Reload reads again; empty after opening files
+        m_runChoice = m_loadingChoice;
         for (const QString& p : outcome.paths) {
             if (m_pasted.isEmpty() && QFileInfo::exists(p))
                 m_recent->add(p);
@@ -389,6 +413,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
     // Nothing is selected while the views change; then every view gets the new trace.
     m_selection->clear();
     Q_EMIT traceChanged(m_trace);
+    m_runsBar->setTrace(m_trace.get(), m_runChoice);
     m_allDiagnostics = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
     m_diagnostics->setDiagnostics(m_allDiagnostics);
     updateFindings();

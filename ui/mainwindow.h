@@ -3,6 +3,7 @@
 // window-level state (what is open, the status bar, settings).
 #pragma once
 
+#include "core/load/loader.h"
 #include "core/model/trace.h"
 
 #include <QMainWindow>
@@ -29,6 +30,7 @@ class MainActions;
 class ProbeDock;
 class RecentFiles;
 class RecordingUi;
+class RunsBar;
 class StartPage;
 class TimelineView;
 class TraceLoadController;
@@ -44,7 +46,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    void openPaths(const QStringList& paths);
+    // Folders open on their newest run unless `choice` says otherwise (core/load/runs.h).
+    void openPaths(const QStringList& paths, const LoadOptions& choice = {});
+    // Opens `paths` again with another run of a folder (core/load/runs.h): File > Runs.
+    void openRun(const LoadOptions& choice);
+    RunsBar* runsBar() const { return m_runsBar; }
     // Opens text from memory: File > Paste Log with the clipboard's text (TORCH_LOGS text, or a
     // TORCH_TRACE), recognised by content. Reload reads the same text again.
     void openText(const QByteArray& text);
@@ -100,6 +106,7 @@ protected:
 
 private:
     void createDocks();
+    void loadPaths(const QStringList& paths, const LoadOptions& choice);
     void createStatusBar();
     void connectActions();
     void onLoadStarted(const QStringList& paths);
@@ -123,6 +130,8 @@ private:
     Options m_options;
     std::shared_ptr<const Trace> m_trace;
     QStringList m_paths;
+    LoadOptions m_runChoice; // the run choice m_trace was loaded with
+    LoadOptions m_loadingChoice; // the one of the load in flight
     QByteArray m_pasted; // the text of a paste being shown or loaded (empty: files)
     QByteArray m_pasting; // the text of a paste being loaded
     std::vector<Diagnostic> m_allDiagnostics; // the loader's and the payload check's
@@ -132,6 +141,7 @@ private:
     bool m_centreSized = false;
 
     TraceLoadController* m_loader;
+    RunsBar* m_runsBar = nullptr;
     CompileSelection* m_selection;
     RecentFiles* m_recent;
     BackgroundJob* m_payloadCheck;

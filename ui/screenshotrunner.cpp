@@ -46,7 +46,7 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
                 loop.quit();
             });
         QTimer::singleShot(request.timeoutMs, &loop, &QEventLoop::quit);
-        window.openPaths(request.paths);
+        window.openPaths(request.paths, request.load);
         if (!done)
             loop.exec();
         QObject::disconnect(conn);

@@ -3,6 +3,8 @@
 // size. main() and tst_screenshot call the same function, so the test covers what users run.
 #pragma once
 
+#include "core/load/loader.h"
+
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -22,6 +24,7 @@ struct ScreenshotRequest {
     QString compare = {}; // a trace to compare the loaded one with (B), empty for none
     QString range = {}; // timeline range to show (timeline::parseTimeRange), empty for all
     int timeoutMs = 10 * 60 * 1000;
+    LoadOptions load = {}; // which run of a folder (--run)
 };
 
 // Returns 0 on success; otherwise an exit code (1: the range cannot be read, 2: a path failed to

@@ -38,7 +38,7 @@ void TraceLoadController::waitForWorker()
     m_jobs.waitForWorker();
 }
 
-quint64 TraceLoadController::start(const QStringList& paths)
+quint64 TraceLoadController::start(const QStringList& paths, const LoadOptions& options)
 {
     if (m_jobs.isRunning())
         Q_EMIT cancelled(m_jobs.currentJob());
@@ -52,7 +52,7 @@ quint64 TraceLoadController::start(const QStringList& paths)
 
     auto state = m_state;
     const quint64 job = m_jobs.start<LoadResult>(
-        [files = std::move(files), state](std::stop_token token) {
+        [files = std::move(files), state, options](std::stop_token token) {
             ProgressSink sink = [state](const LoadProgress& p) {
                 state->done.store(p.bytesDone, std::memory_order_relaxed);
                 state->total.store(p.bytesTotal, std::memory_order_relaxed);
@@ -60,7 +60,7 @@ quint64 TraceLoadController::start(const QStringList& paths)
                 if (state->stage != p.stage)
                     state->stage = p.stage;
             };
-            return dynascope::load(files, LoadOptions {}, sink, token);
+            return dynascope::load(files, options, sink, token);
         },
         [this, paths](JobOutcome<LoadResult> outcome) { onWorkerDone(paths, std::move(outcome)); });
     m_poll.start();

@@ -34,7 +34,7 @@ public:
     ~TraceLoadController() override;
 
     // Starts loading; a load in flight is cancelled and its result will be dropped.
-    quint64 start(const QStringList& paths);
+    quint64 start(const QStringList& paths, const LoadOptions& options = {});
     // Starts loading text from memory (a paste), recognised by content; `name` stands for it.
     quint64 startText(const QString& name, const QByteArray& bytes);
     void cancel();

@@ -23,17 +23,22 @@
 namespace {
 
 const char* kSummaryHelp
-    = R"(  summary [--json] [--latest] [--no-verify] [--max-decompressed BYTES] PATH...
+    = R"(  summary [--json] [--latest] [--run N|newest|all] [--no-verify] [--max-decompressed BYTES]
+          PATH...
       Per file, per compile and total counts of a trace (a file, a folder of per-rank files,
       or .zst/.gz; TORCH_LOGS text too, recognised by content; - reads standard input).
       --json prints the JSON document described in README.md.
+      A folder's files are grouped into runs (by time and the ranks they claim; identical
+      files are left out as duplicates) and the newest run is read: --run N reads run N (1 =
+      the oldest), --run all every file. Files named one by one are always read.
       --latest takes only the newest trace file of a folder; --no-verify skips the payload
       MD5 check. --max-decompressed BYTES refuses a .zst/.gz (or pipe) input that expands past
       BYTES (default 64 GiB).
 )";
 
 const char* kReportHelp
-    = R"(  report [--format md|html|json] [-o FILE] [--latest] [--no-verify] PATH...
+    = R"(  report [--format md|html|json] [-o FILE] [--latest] [--run N|newest|all] [--no-verify]
+          PATH...
       Compile report: an evidence table, per-frame counts and time by phase, distinct graph
       breaks, recompile reasons grouped by guard with the values that changed, failures and
       diagnostics. Markdown on stdout by default; the format follows -o's extension (.md,
@@ -41,7 +46,8 @@ const char* kReportHelp
 )";
 
 const char* kDiagnoseHelp
-    = R"(  diagnose [--json] [--min-severity note|warning|error] [--latest] [-o FILE] PATH...
+    = R"(  diagnose [--json] [--min-severity note|warning|error] [--latest] [--run N|newest|all]
+           [-o FILE] PATH...
       What is wrong in the trace, most costly first: recompiles and the guard that failed,
       graph breaks, failures and the compiler layer that failed, compile time against the run,
       cache misses; each with its evidence and the next step (code where there is some), and
@@ -51,6 +57,7 @@ const char* kDiagnoseHelp
 
 const char* kDiffHelp
     = R"(  diff A B [--json | --format md|html|json] [-o FILE] [--fail-on LIST] [--latest]
+           [--run N|newest|all]
       What changed between two traces of a program (each a file or a folder): frames matched
       by code object, per frame compiles and recompiles, graph breaks added, removed or moved,
       recompile reasons, guard changes (a size that went dynamic), failures new and fixed,
@@ -60,10 +67,12 @@ const char* kDiffHelp
       than A in any of them (for CI); otherwise 0 once it ran.
 )";
 
-const char* kExportHelp = R"(  export chrome [--latest] [--no-phases] -o OUT.json PATH...
+const char* kExportHelp
+    = R"(  export chrome [--latest] [--run N|newest|all] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
       compile with its phases, instants for graph breaks, recompiles, failures and cache events.
-  export subset --compiles ID[,ID...] [--redact] [--latest] -o OUT.log PATH...
+  export subset --compiles ID[,ID...] [--redact] [--latest] [--run N|newest|all] -o OUT.log
+          PATH...
       A TORCH_TRACE file with only the selected compiles' records (and the string-table entries
       they use). IDs: [0/1], 0/1, or #INDEX (position in the trace; needed when ids repeat).
       --redact drops payloads (chromium events kept) and replaces file paths and function
@@ -106,9 +115,13 @@ int summary(const std::vector<std::string>& args)
     dynascope::LoadOptions options;
     dynascope::SummaryOptions summaryOptions;
     std::vector<std::string> paths;
-    bool wantLimit = false;
+    bool wantLimit = false, wantRun = false;
     for (const auto& a : args) {
-        if (wantLimit) {
+        if (wantRun) {
+            wantRun = false;
+            if (!dynascope::parseRunChoice(a, options))
+                return usageError("--run needs a run number, 'newest' or 'all', not '" + a + "'");
+        } else if (wantLimit) {
             // --max-decompressed BYTES: LoadOptions::maxDecompressedBytes (zip bombs, /dev/zero).
             wantLimit = false;
             size_t end = 0;
@@ -125,6 +138,8 @@ int summary(const std::vector<std::string>& args)
             json = true;
         else if (a == "--latest")
             options.newestOnly = true;
+        else if (a == "--run")
+            wantRun = true;
         else if (a == "--no-verify")
             summaryOptions.verifyPayloads = false;
         else if (a.starts_with("-") && a != "-")
@@ -134,6 +149,8 @@ int summary(const std::vector<std::string>& args)
     }
     if (wantLimit)
         return usageError("--max-decompressed needs a number of bytes");
+    if (wantRun)
+        return usageError("--run needs a run number, 'newest' or 'all'");
     if (paths.empty())
         return usageError("summary needs at least one PATH");
     auto result = dynascope::load(paths, options);
@@ -236,8 +253,9 @@ bool optionValue(const std::vector<std::string>& args, size_t& i, const std::str
     return false;
 }
 
-// The arguments of the commands that read traces and write a document: -o FILE, --latest and
-// PATHs. Returns -1 when args[i] is one of them (taken), else a usage error's exit status.
+// The arguments of the commands that read traces and write a document: -o FILE, --latest,
+// --run N|newest|all and PATHs. Returns -1 when args[i] is one of them (taken), else a usage
+// error's exit status.
 int commonArgument(const std::vector<std::string>& args, size_t& i, const std::string& command,
     dynascope::LoadOptions& options, std::string& output, std::vector<std::string>& paths)
 {
@@ -250,6 +268,9 @@ int commonArgument(const std::vector<std::string>& args, size_t& i, const std::s
         output = value;
     } else if (a == "--latest") {
         options.newestOnly = true;
+    } else if (optionValue(args, i, "", "--run", value, missing)) {
+        if (missing || !dynascope::parseRunChoice(value, options))
+            return usageError("--run needs a run number, 'newest' or 'all'");
     } else if (a.starts_with("-") && a != "-") {
         return usageError("unknown option '" + a + "' for " + command);
     } else {
@@ -422,11 +443,7 @@ int exportCommand(const std::vector<std::string>& allArgs)
         const std::string& a = args[i];
         std::string value;
         bool missing = false;
-        if (optionValue(args, i, "-o", "--output", value, missing)) {
-            if (missing || value.empty())
-                return usageError("-o needs a file name");
-            output = value;
-        } else if (kind == "subset" && optionValue(args, i, "", "--compiles", value, missing)) {
+        if (kind == "subset" && optionValue(args, i, "", "--compiles", value, missing)) {
             if (missing)
                 return usageError("--compiles needs a list of compile ids");
             compiles += (compiles.empty() ? "" : ",") + value;
@@ -435,12 +452,9 @@ int exportCommand(const std::vector<std::string>& allArgs)
             redact = true;
         else if (kind == "chrome" && a == "--no-phases")
             phases = false;
-        else if (a == "--latest")
-            options.newestOnly = true;
-        else if (a.starts_with("-") && a != "-")
-            return usageError("unknown option '" + a + "' for export " + kind);
-        else
-            paths.push_back(a);
+        else if (int rc = commonArgument(args, i, "export " + kind, options, output, paths);
+                 rc >= 0)
+            return rc;
     }
     if (paths.empty())
         return usageError("export " + kind + " needs at least one PATH");

@@ -98,8 +98,12 @@ int main(int argc, char* argv[])
         QStringLiteral("Compare the trace opened with another run of the program (B): B's "
                        "timeline under A's and the Changes panel (as File > Compare With…)."),
         QStringLiteral("B"));
-    parser.addOptions(
-        { shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt, compareOpt });
+    const QCommandLineOption runOpt(QStringLiteral("run"),
+        QStringLiteral("Which run of a folder that holds several to open: a number (1 = the "
+                       "oldest), newest (the default) or all (as File > Runs)."),
+        QStringLiteral("N|newest|all"));
+    parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt,
+        compareOpt, runOpt });
     parser.process(app);
     if (parser.isSet(recordOpt) && (parser.isSet(shotOpt) || parser.isSet(exampleOpt))) {
         printError(QStringLiteral("--record does not go with --screenshot or --example"));
@@ -112,6 +116,14 @@ int main(int argc, char* argv[])
     }
     if (parser.isSet(recordDirOpt) && !parser.isSet(recordOpt)) {
         printError(QStringLiteral("--record-dir goes with --record"));
+        return 1;
+    }
+
+    dynascope::LoadOptions loadChoice;
+    if (parser.isSet(runOpt)
+        && !dynascope::parseRunChoice(parser.value(runOpt).toStdString(), loadChoice)) {
+        printError(QStringLiteral("--run wants a run number, newest or all, got \"%1\"")
+                       .arg(parser.value(runOpt)));
         return 1;
     }
 
@@ -146,6 +158,7 @@ int main(int argc, char* argv[])
         MainWindow window(MainWindow::Options { false });
         ScreenshotRequest request;
         request.paths = paths;
+        request.load = loadChoice;
         request.output = parser.value(shotOpt);
         request.size = size;
         request.select = select;
@@ -196,7 +209,7 @@ int main(int argc, char* argv[])
             Qt::SingleShotConnection);
     }
     if (!paths.isEmpty())
-        window.openPaths(paths);
+        window.openPaths(paths, loadChoice);
     if (parser.isSet(recordOpt)) {
         RunRequest request;
         request.argv = parser.positionalArguments();

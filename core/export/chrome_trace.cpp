@@ -49,34 +49,13 @@ private:
     bool m_first = true;
 };
 
-// Epoch microseconds of a record from its glog prefix (local time, no year: the loader recovered
-// the year and zone of each file), or 0.
-double glogUs(const Trace& t, uint32_t record)
-{
-    const Record& r = t.records[record];
-    if (r.glogMs == kNone || r.glogDate == 0)
-        return 0;
-    unsigned month = r.glogDate / 32, day = r.glogDate % 32;
-    if (month < 1 || month > 12 || day < 1)
-        return 0;
-    const TraceFile& f = t.files[t.fileOf(record)];
-    // days_from_civil (H. Hinnant).
-    int y = f.year - (month <= 2 ? 1 : 0);
-    int era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = static_cast<unsigned>(y - era * 400);
-    unsigned doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    double days = static_cast<double>(era) * 146097.0 + static_cast<double>(doe) - 719468.0;
-    return (days * 86400000.0 + r.glogMs - f.tzOffsetMinutes * 60000.0) * 1000.0;
-}
-
 // A time for an event of compile c logged by `record`: its glog time when it falls inside the
 // compile, else `fallback`.
 double eventTime(const Trace& t, const Compile& c, uint32_t record, double fallback)
 {
     if (record == kNone)
         return fallback;
-    double logged = glogUs(t, record);
+    double logged = t.glogEpochUs(record);
     if (logged > 0 && logged >= c.startUs - 1000 && logged <= c.endUs + 1000)
         return std::clamp(logged, c.startUs, std::max(c.startUs, c.endUs));
     return fallback;

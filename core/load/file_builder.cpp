@@ -64,12 +64,6 @@ bool endsWith(std::string_view s, std::string_view suffix)
     return s.ends_with(suffix);
 }
 
-int64_t daysFromCivil(int y, unsigned m, unsigned d)
-{
-    using namespace std::chrono;
-    return sys_days(year_month_day(year(y), month(m), day(d))).time_since_epoch().count();
-}
-
 class Builder {
 public:
     explicit Builder(const FileBuildInput& in)
@@ -391,14 +385,8 @@ void Builder::calibrate(uint32_t idx, double epochUs)
 
 double Builder::glogEpochUs(const Record& r) const
 {
-    if (r.glogMs == kNone || r.glogDate == 0)
-        return 0;
-    unsigned month = r.glogDate / 32, day = r.glogDate % 32;
-    if (month < 1 || month > 12 || day < 1)
-        return 0;
     const TraceFile& f = m_trace->files[0];
-    double days = static_cast<double>(daysFromCivil(f.year, month, day));
-    return (days * 86400000.0 + r.glogMs - f.tzOffsetMinutes * 60000.0) * 1000.0;
+    return dynascope::glogEpochUs(r, f.year, f.tzOffsetMinutes);
 }
 
 void Builder::process(uint32_t idx)

@@ -3,6 +3,7 @@
 #include "core/io/input_buffer.h"
 #include "core/load/content_kind.h"
 #include "core/load/file_builder.h"
+#include "core/load/runs.h"
 #include "core/logs/torch_logs.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 namespace dynascope {
@@ -90,6 +92,108 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
     }
     return out;
 }
+
+bool parseRunChoice(const std::string& text, LoadOptions& options)
+{
+    if (text == "newest" || text == "all") {
+        options.run = text == "all" ? RunChoice::All : RunChoice::Newest;
+        return true;
+    }
+    size_t end = 0;
+    unsigned long n = 0;
+    try {
+        n = std::stoul(text, &end);
+    } catch (const std::exception&) {
+        return false;
+    }
+    if (end != text.size() || n == 0 || n > UINT32_MAX || text.starts_with("-"))
+        return false;
+    options.run = RunChoice::Number;
+    options.runNumber = static_cast<uint32_t>(n);
+    return true;
+}
+
+namespace {
+
+// Groups the files that opened into runs, leaves out duplicates and the runs not chosen (their
+// parts are freed), and records the runs and notices in `trace`. Returns each file's run number
+// (0: not loaded). An unknown run number is an error in `errors`.
+std::vector<uint32_t> chooseRuns(const std::vector<std::string>& files,
+    const std::vector<std::string>& given, std::vector<std::unique_ptr<Trace>>& parts,
+    const LoadOptions& options, Trace& trace, std::vector<Diagnostic>& errors)
+{
+    std::vector<RunCandidate> candidates;
+    std::vector<size_t> partOf;
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (!parts[i] || parts[i]->files.empty())
+            continue;
+        const TraceFile& f = parts[i]->files[0];
+        auto [start, end] = fileTimeSpan(*parts[i]);
+        candidates.push_back({ files[i], f.rank, start, end, f.bytes,
+            f.buffer ? f.buffer->view() : std::string_view {} });
+        partOf.push_back(i);
+    }
+    RunGrouping g = groupRuns(candidates);
+    const std::set<std::string> named(given.begin(), given.end());
+    std::vector<bool> fromFolder(candidates.size());
+    uint32_t newest = 0; // the newest run that holds a file found in a folder
+    for (size_t c = 0; c < candidates.size(); ++c) {
+        fromFolder[c] = !named.contains(candidates[c].path);
+        if (fromFolder[c] && g.runOf[c] != 0)
+            newest = std::max(newest, g.runOf[c]);
+    }
+    uint32_t chosen = options.run == RunChoice::Number ? options.runNumber : newest;
+    if (options.run == RunChoice::Number && (chosen == 0 || chosen > g.runs.size())) {
+        errors.push_back({ Severity::Error, DiagnosticCode::OtherRuns,
+            given.empty() ? std::string() : given.front(), 0,
+            "there is no run " + std::to_string(chosen) + ": the inputs hold "
+                + std::to_string(g.runs.size()) + (g.runs.size() == 1 ? " run" : " runs") });
+        chosen = newest;
+    }
+    std::vector<uint32_t> runOfPart(files.size(), 0);
+    for (size_t c = 0; c < candidates.size(); ++c) {
+        const size_t i = partOf[c];
+        const bool keep = g.duplicateOf[c] < 0
+            && (!fromFolder[c] || options.run == RunChoice::All || g.runOf[c] == chosen);
+        if (!keep) {
+            parts[i].reset();
+            continue;
+        }
+        runOfPart[i] = g.runOf[c];
+        g.runs[g.runOf[c] - 1].loaded = true;
+    }
+    for (size_t c = 0; c < candidates.size(); ++c)
+        if (g.duplicateOf[c] >= 0)
+            trace.diagnostics.push_back(
+                { Severity::Info, DiagnosticCode::DuplicateFile, candidates[c].path, 0,
+                    "identical to " + candidates[static_cast<size_t>(g.duplicateOf[c])].path
+                        + "; left out" });
+    std::string notLoaded;
+    size_t notLoadedCount = 0;
+    for (const auto& run : g.runs)
+        if (!run.loaded) {
+            notLoaded += (notLoaded.empty() ? "" : "; ") + describeRun(run);
+            ++notLoadedCount;
+        }
+    if (notLoadedCount > 0) {
+        std::string loaded;
+        for (const auto& run : g.runs)
+            if (run.loaded)
+                loaded += (loaded.empty() ? "" : "; ") + describeRun(run);
+        trace.diagnostics.push_back({ Severity::Info, DiagnosticCode::OtherRuns,
+            given.empty() ? std::string() : given.front(), 0,
+            "the inputs hold " + std::to_string(g.runs.size()) + " runs; loaded "
+                + (loaded.empty() ? std::string("none") : loaded)
+                + (options.run == RunChoice::Newest ? ", the newest" : "")
+                + "; not loaded: " + notLoaded
+                + ". Choose one with --run N or --run all (dynascope-cli) or File > Runs "
+                  "(the app)" });
+    }
+    trace.runs = std::move(g.runs);
+    return runOfPart;
+}
+
+} // namespace
 
 LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options,
     const ProgressSink& progress, std::stop_token stop)
@@ -209,6 +313,10 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     result.cancelled = stop.stop_requested();
     auto trace = std::make_shared<Trace>();
     trace->diagnostics = result.errors;
+    const bool anyRead
+        = std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p != nullptr; });
+    const std::vector<uint32_t> runOfPart
+        = chooseRuns(files, paths, parts, options, *trace, result.errors);
     size_t totalRecords = 0, totalCompiles = 0;
     for (const auto& part : parts) {
         totalRecords += part ? part->records.size() : 0;
@@ -223,15 +331,16 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
             trace->diagnostics.push_back(d);
             result.errors.push_back(d);
         }
-        if (parts[i])
+        if (parts[i]) {
             appendTrace(*trace, std::move(*parts[i]));
+            trace->files.back().run = runOfPart[i];
+        }
     }
+    labelFiles(*trace);
     report("done");
     // Nothing could be read at all (every path missing, unreadable or an empty folder): no
     // trace, only the errors, so a caller keeps what it showed before. A file that opened but
     // holds nothing is a trace with no records, not a failure.
-    const bool anyRead
-        = std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p != nullptr; });
     if (!anyRead && !result.errors.empty())
         return result;
     result.trace = std::move(trace);

@@ -12,8 +12,14 @@
 
 namespace dynascope {
 
+// Which run of the inputs to load (core/load/runs.h). Files named one by one always load;
+// the choice picks among the files found in folders. Duplicates never load.
+enum class RunChoice : uint8_t { Newest, All, Number };
+
 struct LoadOptions {
     bool newestOnly = false; // for folders: only the newest trace file (by mtime)
+    RunChoice run = RunChoice::Newest;
+    uint32_t runNumber = 0; // TraceRun::number, with RunChoice::Number
     uint64_t maxDecompressedBytes = 64ull << 30; // limit for .zst/.gz expansion
     unsigned threads = 0; // 0 = hardware concurrency
 };
@@ -37,6 +43,9 @@ struct LoadResult {
 // keeps plain files as given. Errors (missing path, empty folder) go to `errors`.
 std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
     const LoadOptions& options, std::vector<Diagnostic>& errors);
+
+// "newest", "all" or a run number (1 = the oldest) into `options`; false when it is none.
+bool parseRunChoice(const std::string& text, LoadOptions& options);
 
 LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options = {},
     const ProgressSink& progress = {}, std::stop_token stop = {});

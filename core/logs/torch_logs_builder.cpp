@@ -35,12 +35,6 @@ IdKey keyOf(const CompileId& id)
         id.frameCompile.value_or(kAbsent) };
 }
 
-int64_t daysFromCivil(int y, unsigned m, unsigned d)
-{
-    using namespace std::chrono;
-    return sys_days(year_month_day(year(y), month(m), day(d))).time_since_epoch().count();
-}
-
 // The kind of a statement: the TORCH_LOGS name that logged it (what the user put in
 // TORCH_LOGS), from its artifact tag or its module.
 std::string kindOf(const LogLine& l, std::string_view message)
@@ -133,16 +127,7 @@ public:
 private:
     uint16_t internKind(std::string_view kind) { return m_kinds.intern(kind); }
 
-    double epochUs(const Record& r) const
-    {
-        if (r.glogMs == kNone || r.glogDate == 0)
-            return 0;
-        const unsigned month = r.glogDate / 32, day = r.glogDate % 32;
-        if (month < 1 || month > 12 || day < 1)
-            return 0;
-        const double days = static_cast<double>(daysFromCivil(m_trace->files[0].year, month, day));
-        return (days * 86400000.0 + r.glogMs) * 1000.0;
-    }
+    double epochUs(const Record& r) const { return glogEpochUs(r, m_trace->files[0].year, 0); }
 
     uint32_t newCompile(const CompileId& id, uint32_t idx)
     {

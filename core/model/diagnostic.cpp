@@ -53,6 +53,10 @@ const char* toString(DiagnosticCode code)
         return "io_error";
     case DiagnosticCode::NotATrace:
         return "not_a_trace";
+    case DiagnosticCode::OtherRuns:
+        return "other_runs";
+    case DiagnosticCode::DuplicateFile:
+        return "duplicate_file";
     case DiagnosticCode::Other:
         break;
     }

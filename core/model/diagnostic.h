@@ -22,6 +22,8 @@ enum class DiagnosticCode : uint8_t {
     OrphanPayload, // payload lines with no header before them
     IoError, // the file could not be read or decompressed
     NotATrace, // the file is something else (a text log, a Chrome trace, tlparse's output, binary)
+    OtherRuns, // a folder holds files of other runs, not loaded (core/load/runs.h)
+    DuplicateFile, // a file identical to another input, left out
     Other,
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -53,6 +54,27 @@ uint32_t Trace::fileOf(uint32_t record) const
     auto it = std::upper_bound(files.begin(), files.end(), record,
         [](uint32_t r, const TraceFile& f) { return r < f.firstRecord; });
     return it == files.begin() ? 0 : static_cast<uint32_t>(it - files.begin() - 1);
+}
+
+double glogEpochUs(const Record& r, int year, int tzOffsetMinutes)
+{
+    if (r.glogMs == kNone || r.glogDate == 0)
+        return 0;
+    const unsigned month = r.glogDate / 32, day = r.glogDate % 32;
+    if (month < 1 || month > 12 || day < 1)
+        return 0;
+    using namespace std::chrono;
+    const auto days = sys_days(
+        year_month_day(std::chrono::year(year), std::chrono::month(month), std::chrono::day(day)))
+                          .time_since_epoch()
+                          .count();
+    return (static_cast<double>(days) * 86400000.0 + r.glogMs - tzOffsetMinutes * 60000.0) * 1000.0;
+}
+
+double Trace::glogEpochUs(uint32_t record) const
+{
+    const TraceFile& f = files[fileOf(record)];
+    return dynascope::glogEpochUs(records[record], f.year, f.tzOffsetMinutes);
 }
 
 std::string_view Trace::header(uint32_t record) const

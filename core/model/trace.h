@@ -303,7 +303,33 @@ struct TraceFile {
     std::vector<std::string> strings; // string table
     int tzOffsetMinutes = 0; // glog local time minus UTC, recovered from epoch fields
     int year = 1970; // year of the glog times, recovered from epoch fields
+    uint32_t run = 0; // TraceRun::number of the run the file belongs to (0: not grouped)
+    // How views name the file: "rank 1"; "rank 1 · run 2" or "rank 1 · <file name>" when
+    // another loaded file claims the same rank; the file name when the rank is unknown
+    // (labelFiles in core/load/runs.h).
+    std::string label;
 };
+
+// One run of a program: the files a folder holds that were written by the same job, told apart
+// from other runs by time and by the ranks they claim (core/load/runs.h). PyTorch names each
+// file with a random suffix, so a TORCH_TRACE folder collects every run that used it.
+struct TraceRun {
+    struct File {
+        std::string path;
+        std::optional<int64_t> rank;
+        uint64_t bytes = 0; // on disk
+        std::string duplicateOf; // the path of an identical file when this one is a copy
+    };
+    uint32_t number = 0; // 1 = the oldest
+    double startUs = 0, endUs = 0; // epoch microseconds of its files' first and last records
+    std::vector<File> files; // path order; duplicates included (and never loaded)
+    bool loaded = false; // its files are in Trace::files
+    std::vector<int64_t> ranks() const; // distinct known ranks, sorted
+};
+
+// Epoch microseconds of a record's glog time (month, day and local time of day) in `year`, at
+// `tzOffsetMinutes` from UTC; 0 when the record has no glog prefix.
+double glogEpochUs(const Record& r, int year, int tzOffsetMinutes);
 
 class Trace {
 public:
@@ -314,6 +340,9 @@ public:
     std::vector<std::string> kindNames; // Record::kind -> name
     std::vector<Diagnostic> diagnostics;
     std::map<std::string, uint64_t> kindCounts; // records per kind, unknown kinds included
+    // The runs the inputs hold, oldest first (empty when the trace was not loaded from files,
+    // e.g. pasted text). A run that is not loaded is listed so that a view can offer it.
+    std::vector<TraceRun> runs;
 
     // Payload text of a record: one tab stripped per line, joined with '\n', CR removed.
     std::string payload(uint32_t record) const;
@@ -321,6 +350,9 @@ public:
     std::string_view header(uint32_t record) const;
     // The header JSON (the part from the first '{').
     std::string_view headerJson(uint32_t record) const;
+    // Epoch microseconds of a record from its glog prefix (local time without a year: the
+    // loader recovered each file's year and zone), or 0 when it has none.
+    double glogEpochUs(uint32_t record) const;
     const std::string& kindName(uint32_t record) const { return kindNames[records[record].kind]; }
     uint32_t fileOf(uint32_t record) const;
     // Whether the payload matches its has_payload MD5 (true when it has no hash).

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "core/load/runs.h"
 #include "core/writer/json_fields.h"
 
 namespace dynascope {
@@ -13,6 +14,35 @@ using jsonfields::us;
 using nlohmann::ordered_json;
 
 namespace {
+// The runs the inputs hold (core/load/runs.h), loaded or not, each with its files (duplicates
+// included, with the file they copy).
+ordered_json runsJson(const Trace& t)
+{
+    ordered_json runs = ordered_json::array();
+    for (const auto& run : t.runs) {
+        ordered_json r;
+        r["number"] = run.number;
+        r["loaded"] = run.loaded;
+        r["start_us"] = us(run.startUs);
+        r["end_us"] = us(run.endUs);
+        r["ranks"] = run.ranks();
+        ordered_json files = ordered_json::array();
+        for (const auto& f : run.files) {
+            ordered_json o;
+            o["path"] = f.path;
+            o["rank"] = orNull(f.rank);
+            o["bytes"] = f.bytes;
+            o["run"] = run.number;
+            o["duplicate_of"]
+                = f.duplicateOf.empty() ? ordered_json(nullptr) : ordered_json(f.duplicateOf);
+            files.push_back(std::move(o));
+        }
+        r["files"] = std::move(files);
+        runs.push_back(std::move(r));
+    }
+    return runs;
+}
+
 ordered_json compileJson(const Trace& t, const Compile& c)
 {
     ordered_json j;
@@ -102,12 +132,15 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
             = f.compression.empty() ? ordered_json(nullptr) : ordered_json(f.compression);
         o["records"] = f.recordCount;
         o["bad_lines"] = f.badLines;
+        o["run"] = f.run ? ordered_json(f.run) : ordered_json(nullptr);
+        o["duplicate_of"] = nullptr; // a duplicate is never loaded: see runs[].files
         o["payload_hash_mismatches"] = options.verifyPayloads
             ? ordered_json(check.mismatchesPerFile[i])
             : ordered_json(nullptr);
         files.push_back(std::move(o));
     }
     root["files"] = std::move(files);
+    root["runs"] = runsJson(t);
     ordered_json compiles = ordered_json::array();
     for (const auto& c : t.compiles)
         compiles.push_back(compileJson(t, c));
@@ -150,6 +183,11 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
         if (options.verifyPayloads)
             out << ", " << check.mismatchesPerFile[i] << " payload hash mismatches";
         out << "\n";
+    }
+    if (t.runs.size() > 1) {
+        out << "\n";
+        for (const auto& run : t.runs)
+            out << describeRun(run) << (run.loaded ? ", loaded" : ", not loaded") << "\n";
     }
     out << "\n";
     for (const auto& c : t.compiles) {

@@ -7,6 +7,7 @@
 #include "ui/inspector/whyview.h"
 #include "ui/inspectorview.h"
 #include "ui/mainwindow.h"
+#include "ui/runs/runsbar.h"
 #include "ui/timeline/timelineview.h"
 
 #include "uitesthelpers.h"
@@ -16,10 +17,12 @@
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QStatusBar>
 #include <QTest>
 #include <QTextBlock>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace dynascope;
@@ -125,8 +128,8 @@ private Q_SLOTS:
         keepShot(w, QStringLiteral("filter-no-match"));
     }
 
-    // multi_rank_runtime has 19 payloads whose MD5 does not match: the window says so, as the
-    // CLI does, once the background check is done.
+    // multi_rank_runtime's first run has 19 payloads whose MD5 does not match: the window says so,
+    // as the CLI does, once the background check is done.
     void payloadMismatchesShown()
     {
         const QString dir = tlparseInput(QStringLiteral("multi_rank_runtime"));
@@ -134,8 +137,14 @@ private Q_SLOTS:
         MainWindow w(MainWindow::Options { false });
         w.resize(1400, 900);
         w.show();
-        QVERIFY(openAndWait(w, { dir }));
-        QTRY_VERIFY_WITH_TIMEOUT(w.summaryText().contains(QStringLiteral("19 diagnostics")), 30000);
+        // Its Aug 4 run (ranks 0-4), not the newest: 19 mismatches, and the notices of the other
+        // run and of the copied rank-1 file.
+        LoadOptions run1;
+        QVERIFY(parseRunChoice("1", run1));
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openPaths({ dir }, run1);
+        QVERIFY(loaded.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.summaryText().contains(QStringLiteral("21 diagnostics")), 30000);
         QVERIFY(w.diagnosticsDock()->isVisible());
         keepShot(w, QStringLiteral("payload-mismatches"));
     }
@@ -237,6 +246,24 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndWait(w, { dir }));
+        // The folder holds three runs (2024-12-06: ranks 0 and 2, 2025-07-18: rank 1,
+        // 2025-07-21: rank 3): the newest opens and the bar says so; Choose Run > All Runs
+        // shows every file.
+        QVERIFY(w.runsBar()->isVisible());
+        QVERIFY2(w.runsBar()->text().contains(QStringLiteral("holds 3 runs")),
+            qPrintable(w.runsBar()->text()));
+        QCOMPARE(w.trace()->files.size(), size_t(1));
+        QCOMPARE(w.trace()->files[0].rank, std::optional<int64_t>(3));
+        QAction* all = nullptr;
+        for (QAction* a :
+            w.runsBar()->findChild<QToolButton*>(QStringLiteral("chooseRun"))->menu()->actions())
+            if (a->text() == QStringLiteral("All Runs"))
+                all = a;
+        QVERIFY(all);
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        all->trigger();
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(w.trace()->files.size(), size_t(4));
         QVERIFY(w.selectCompile(QStringLiteral("[0/14]")));
         keepShot(w, QStringLiteral("rank1-0-14-why"));
         w.inspector()->showTab(InspectorView::SummaryIndex);

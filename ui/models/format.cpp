@@ -176,6 +176,8 @@ int64_t compileLine(const Compile& c)
 
 QString rankLabel(const TraceFile& f)
 {
+    if (!f.label.empty())
+        return qs(f.label);
     if (f.rank)
         return QStringLiteral("rank %1").arg(*f.rank);
     return baseName(f.path);

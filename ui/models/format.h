@@ -35,7 +35,8 @@ QString qs(const std::string& s);
 QString compileFunction(const Compile& c);
 QString compileFile(const Compile& c); // full path
 int64_t compileLine(const Compile& c);
-// "rank 1", or the file's base name when the rank is unknown.
+// TraceFile::label ("rank 1", "rank 1 · run 2" when ranks repeat), else "rank 1" or the file's
+// base name when the rank is unknown.
 QString rankLabel(const TraceFile& f);
 // "1 compile", "3 compiles".
 QString plural(uint64_t n, const QString& one, const QString& many);

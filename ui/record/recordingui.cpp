@@ -34,7 +34,8 @@ RecordingUi::RecordingUi(
     connect(m_actions->stopRun, &QAction::triggered, m_run, &RunController::stop);
     connect(m_run, &RunController::started, this, &RecordingUi::onStarted);
     connect(m_run, &RunController::finished, this, &RecordingUi::onFinished);
-    connect(m_run, &RunController::openRequested, m_window, &MainWindow::openPaths);
+    connect(m_run, &RunController::openRequested, m_window,
+        [this](const QStringList& paths) { m_window->openPaths(paths); });
 }
 
 bool RecordingUi::start(const RunRequest& request, QString* error)

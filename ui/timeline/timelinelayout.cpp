@@ -67,6 +67,8 @@ void TimelineLayout::clear()
     m_bounds = {};
     m_data = {};
     m_hasTime = false;
+    m_compactRanks = false;
+    m_expandedFile = kNone;
     m_height = 0;
 }
 
@@ -177,28 +179,51 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
         }
     };
 
+    // Compiles per file, in trace order: one pass (a loop over every compile per file made 1,024
+    // ranks cost a billion steps).
+    std::vector<std::vector<uint32_t>> compilesOfFile(t.files.size());
+    std::vector<std::vector<uint32_t>> framelessOfFile(t.files.size());
+    for (const Compile& c : t.compiles) {
+        if (c.file >= t.files.size())
+            continue;
+        compilesOfFile[c.file].push_back(c.index);
+        if (c.frame == kNone)
+            framelessOfFile[c.file].push_back(c.index);
+    }
+    m_compactRanks = t.files.size() > options.compactRanksAbove;
+    m_expandedFile = m_compactRanks
+        ? (options.expandedFile < t.files.size() ? options.expandedFile : 0)
+        : kNone;
     for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
         Row header;
         header.kind = Row::Kind::Rank;
         header.file = fi;
-        int count = 0;
-        for (const Compile& c : t.compiles)
-            count += c.file == fi ? 1 : 0;
         header.label = rankLabel(t.files[fi]);
-        header.compileCount = count;
+        header.compileCount = static_cast<int>(compilesOfFile[fi].size());
         header.tooltip = qs(t.files[fi].path);
+        if (m_compactRanks && fi != m_expandedFile) {
+            // One thin row: the rank's compiles as marks; its lanes open when it is expanded.
+            header.compactRank = true;
+            const int rowIndex = static_cast<int>(m_rows.size());
+            for (uint32_t ci : compilesOfFile[fi]) {
+                const Compile& c = t.compiles[ci];
+                if (!timed(c))
+                    continue;
+                header.spans.push_back({ c.startUs, c.endUs, ci, -1, PhaseGroup::Other });
+                extend(c.startUs, c.endUs);
+                m_laneOfCompile[ci] = rowIndex;
+            }
+            finish(header);
+            m_rows.push_back(std::move(header));
+            continue;
+        }
         m_rows.push_back(std::move(header));
         for (uint32_t fr : framesOfFile[fi]) {
             if (fr < t.frames.size())
                 addLane(fi, fr, t.frames[fr].compiles);
         }
-        std::vector<uint32_t> frameless;
-        for (const Compile& c : t.compiles) {
-            if (c.file == fi && c.frame == kNone)
-                frameless.push_back(c.index);
-        }
-        if (!frameless.empty())
-            addLane(fi, kNone, frameless);
+        if (!framelessOfFile[fi].empty())
+            addLane(fi, kNone, framelessOfFile[fi]);
     }
 
     // Instant markers: recompiles at the compile's start, graph breaks and failures at its end
@@ -232,12 +257,16 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
     std::stable_sort(m_markers.begin(), m_markers.end(),
         [](const Marker& a, const Marker& b) { return a.t < b.t; });
 
+    // Compact rank rows share about 2,000 pixels, between 4 and compactRankHeight each.
+    const int compactHeight = std::clamp(
+        static_cast<int>(2000 / std::max<size_t>(1, t.files.size())), 4, options.compactRankHeight);
     int y = 0;
     for (Row& r : m_rows) {
         r.y = y;
-        r.height = r.kind == Row::Kind::Rank ? options.rankHeight
-            : r.kind == Row::Kind::Lane      ? options.laneHeight
-                                             : options.phaseHeight;
+        r.height = r.compactRank        ? compactHeight
+            : r.kind == Row::Kind::Rank ? options.rankHeight
+            : r.kind == Row::Kind::Lane ? options.laneHeight
+                                        : options.phaseHeight;
         y += r.height;
     }
     m_height = y;

@@ -1,6 +1,7 @@
 // TimelineLayout: a Trace turned into timeline rows, once per load. Per rank a header row, per
 // frame (code object) a lane with its compiles side by side, then one row per phase depth with
-// the chromium phase spans of those compiles; above all of it, one row of instant markers. Each
+// the chromium phase spans of those compiles (with many ranks, every rank but one is a single
+// compact row of its compiles); above all of it, one row of instant markers. Each
 // row's spans are sorted by start with a running maximum of ends, so the view finds what is
 // visible by binary search (timelinegeometry.h).
 #pragma once
@@ -30,7 +31,15 @@ struct LayoutOptions {
     bool compact = false;
     int maxPhaseRows = 3;
     std::set<uint64_t> toggled; // laneKey()s the user flipped
+    // Many ranks: past this many files each rank is one compact row of its compiles (thin
+    // marks in their status colours), except `expandedFile` (kNone: the first), whose frames get
+    // their lanes as usual.
+    size_t compactRanksAbove = 24;
+    uint32_t expandedFile = kNone;
     // Row heights in pixels; the view sets them from its font, so larger fonts get taller rows.
+    // Compact rank rows share about 2,000 pixels: between 4 (1,024 ranks: 4,096 pixels) and
+    // compactRankHeight each.
+    int compactRankHeight = 10;
     int rankHeight = 22;
     int laneHeight = 24;
     int phaseHeight = 12;
@@ -50,6 +59,7 @@ struct Row {
     int phaseDepths = 0; // lanes: depth rows the lane's phases need (shown or not)
     int shownDepths = 0; // lanes: depth rows shown now
     bool expanded = false; // lanes: phase rows shown
+    bool compactRank = false; // a rank row that holds its compiles (many ranks), no lanes below
     int y = 0; // top, in content pixels
     int height = 0;
     std::vector<Span> spans; // sorted by start
@@ -78,7 +88,11 @@ public:
     int contentHeight() const { return m_height; }
     // The phase groups some span belongs to, in legend order.
     const std::vector<PhaseGroup>& phaseGroups() const { return m_groups; }
-    // The lane row that holds a compile, -1 if none (no time, or not laid out).
+    // Whether rank rows are compact (more files than LayoutOptions::compactRanksAbove), and the
+    // file whose lanes are shown then.
+    bool compactRanks() const { return m_compactRanks; }
+    uint32_t expandedFile() const { return m_expandedFile; }
+    // The lane row that holds a compile (a compact rank row for a collapsed rank), -1 if none.
     int laneOf(uint32_t compile) const;
     // Row index at a content y, -1 outside.
     int rowAt(int y) const;
@@ -91,6 +105,8 @@ private:
     TimeRange m_bounds;
     TimeRange m_data;
     bool m_hasTime = false;
+    bool m_compactRanks = false;
+    uint32_t m_expandedFile = kNone;
     int m_height = 0;
 };
 

@@ -303,9 +303,11 @@ void TimelineView::paintRows(QPainter& p)
     p.setClipRect(lanes);
     p.setRenderHint(QPainter::Antialiasing, false);
 
-    // Row backgrounds and labels.
+    // Row backgrounds and labels. Compact rank rows (many ranks) are a few pixels tall: their
+    // labels go on every few rows, after the backgrounds, so the next row does not paint over them.
     const int firstRow = std::max(0, m_layout.rowAt(top));
     bool band = false;
+    std::vector<std::pair<QRect, QString>> compactLabels;
     for (int ri = firstRow; ri < static_cast<int>(rows.size()); ++ri) {
         const Row& row = rows[static_cast<size_t>(ri)];
         const int y = lanes.top() + row.y - top;
@@ -316,6 +318,15 @@ void TimelineView::paintRows(QPainter& p)
         const QRect rr(0, y, lanes.width(), row.height);
         if (!rr.intersects(m_exposed))
             continue;
+        if (row.compactRank) {
+            p.fillRect(rr, row.file % 2 ? pal.color(QPalette::AlternateBase) : base);
+            const int every = std::max(1, (fmSmall.height() + row.height - 1) / row.height);
+            if (row.file % static_cast<uint32_t>(every) == 0)
+                compactLabels.emplace_back(
+                    QRect(8, y + row.height / 2 - fmSmall.height() / 2, x0 - 16, fmSmall.height()),
+                    row.label + QStringLiteral(" · ") + QString::number(row.compileCount));
+            continue;
+        }
         if (row.kind == Row::Kind::Rank) {
             p.fillRect(rr, pal.color(QPalette::Window));
             p.setPen(pal.color(QPalette::Mid));
@@ -371,6 +382,14 @@ void TimelineView::paintRows(QPainter& p)
             p.drawText(QRect(28, y, x0 - 36, row.height), Qt::AlignLeft | Qt::AlignVCenter,
                 fmSmall.elidedText(row.label, Qt::ElideRight, x0 - 36));
         }
+    }
+
+    if (!compactLabels.empty()) {
+        p.setFont(small);
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        for (const auto& [r, text] : compactLabels)
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter,
+                fmSmall.elidedText(text, Qt::ElideRight, r.width()));
     }
 
     // Spans.
@@ -434,6 +453,8 @@ void TimelineView::paintRows(QPainter& p)
                 p.fillRect(QRect(sr.left(), sr.bottom(), sr.width(), 1), pal.color(QPalette::Text));
             const QFont& f2 = lane ? font() : small;
             const QFontMetrics& m2 = lane ? fm : fmSmall;
+            if (row.compactRank)
+                continue; // a mark a few pixels tall: no room for a label
             if (sr.width() > m2.horizontalAdvance(label) + 6) {
                 p.setFont(f2);
                 p.setPen(textOn(fill));
@@ -462,7 +483,8 @@ void TimelineView::paintRows(QPainter& p)
             const int xb = std::max(xa + 3, x0 + static_cast<int>(std::ceil(b)));
             p.setPen(QPen(pal.color(QPalette::Text), 2));
             p.setBrush(Qt::NoBrush);
-            p.drawRect(QRect(QPoint(xa, y + 2), QPoint(xb, y + row.height - 3)));
+            const int inset = row.compactRank ? 0 : 2; // a compact row has no room to spare
+            p.drawRect(QRect(QPoint(xa, y + inset), QPoint(xb, y + row.height - 1 - inset)));
         }
     }
     p.restore();

@@ -121,6 +121,10 @@ void TimelineView::toggleLane(int row)
     if (row < 0 || row >= static_cast<int>(m_layout.rows().size()))
         return;
     const Row& r = m_layout.rows()[static_cast<size_t>(row)];
+    if (r.compactRank) { // many ranks: this rank's lanes open, the open one folds
+        expandRank(r.file);
+        return;
+    }
     if (r.kind != Row::Kind::Lane || r.phaseDepths == 0)
         return;
     LayoutOptions o = m_layoutOptions;
@@ -356,8 +360,21 @@ void TimelineView::followSelection(uint32_t compile)
     m_noPush = false;
 }
 
+void TimelineView::expandRank(uint32_t file)
+{
+    if (!m_layout.compactRanks() || file == m_layout.expandedFile())
+        return;
+    LayoutOptions o = m_layoutOptions;
+    o.expandedFile = file;
+    m_hover = {}; // rows below move
+    setLayoutOptions(o);
+}
+
 void TimelineView::revealCompile(uint32_t compile)
 {
+    // With many ranks, the selected compile's rank shows its lanes.
+    if (m_trace && compile < m_trace->compiles.size())
+        expandRank(m_trace->compiles[compile].file);
     if (m_trace && compile < m_trace->compiles.size() && m_layout.laneOf(compile) >= 0) {
         const Compile& c = m_trace->compiles[compile];
         // Keep the user's zoom while the compile is visible and wide enough to see; otherwise

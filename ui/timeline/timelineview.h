@@ -78,6 +78,8 @@ public:
     // lane. Clicking a lane's label flips that lane.
     const timeline::LayoutOptions& layoutOptions() const { return m_layoutOptions; }
     void setLayoutOptions(const timeline::LayoutOptions& options);
+    // Many ranks (compact rank rows): shows `file`'s lanes and folds the rank shown before.
+    void expandRank(uint32_t file);
     void toggleLane(int row);
 
     // Paints the whole timeline into p at a canvas of `size` logical pixels (exports: QImage at
