@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -27,6 +28,43 @@ bool isTraceName(const std::string& name)
         return false;
     return name.ends_with(".log") || name.ends_with(".log.zst") || name.ends_with(".log.gz")
         || name.ends_with(".zst") || name.ends_with(".gz");
+}
+// File names in the order people count them: rank_2 before rank_10 (runs of digits compared
+// as numbers), so 256 ranks list as 0, 1, 2, ... rather than 0, 1, 10, 100.
+bool naturalLess(const std::string& a, const std::string& b)
+{
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+        const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+        if (da && db) {
+            size_t ie = i, je = j;
+            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
+                ++ie;
+            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
+                ++je;
+            // Without leading zeros, a longer run is a larger number.
+            size_t ia = i, jb = j;
+            while (ia + 1 < ie && a[ia] == '0')
+                ++ia;
+            while (jb + 1 < je && b[jb] == '0')
+                ++jb;
+            if (ie - ia != je - jb)
+                return ie - ia < je - jb;
+            if (int c = a.compare(ia, ie - ia, b, jb, je - jb); c != 0)
+                return c < 0;
+            i = ie;
+            j = je;
+            continue;
+        }
+        if (a[i] != b[j])
+            return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    if (a.size() - i != b.size() - j)
+        return a.size() - i < b.size() - j;
+    return a < b; // equal up to leading zeros: any fixed order
 }
 } // namespace
 
@@ -86,7 +124,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
             continue;
         }
         std::sort(found.begin(), found.end(),
-            [](const auto& a, const auto& b) { return a.second < b.second; });
+            [](const auto& a, const auto& b) { return naturalLess(a.second, b.second); });
         for (auto& f : found)
             out.push_back(f.second);
     }

@@ -87,6 +87,29 @@ private Q_SLOTS:
         QCOMPARE(rankRangeText({ 0, 1, 2, 3, 4, 7, 9, 10 }), std::string("ranks 0-4, 7, 9-10"));
     }
 
+    // rank_2 before rank_10: a folder of 256 ranks lists 0, 1, 2, ... not 0, 1, 10, 100.
+    void filesInNaturalOrder()
+    {
+        QTemporaryDir d;
+        for (int r : { 10, 2, 0, 100, 1 })
+            writeRankFile(dir(d, u"dedicated_log_torch_trace_rank_%1.log"_qs.arg(r)), r, 100 + r,
+                1'754'300'000'000'000);
+        std::vector<Diagnostic> errors;
+        const auto files = expandInputs({ d.path().toStdString() }, {}, errors);
+        QVERIFY(errors.empty());
+        std::vector<std::string> names;
+        for (const auto& f : files)
+            names.push_back(f.substr(f.find_last_of('/') + 1));
+        QCOMPARE(names,
+            (std::vector<std::string> { "dedicated_log_torch_trace_rank_0.log",
+                "dedicated_log_torch_trace_rank_1.log", "dedicated_log_torch_trace_rank_2.log",
+                "dedicated_log_torch_trace_rank_10.log",
+                "dedicated_log_torch_trace_rank_100.log" }));
+        auto r = load({ d.path().toStdString() });
+        QCOMPARE(r.trace->runs.size(), size_t(1));
+        QCOMPARE(r.trace->files[3].rank, std::optional<int64_t>(10));
+    }
+
     void newestRunByDefault()
     {
         QTemporaryDir d;
