@@ -49,8 +49,8 @@ std::string userName(std::string_view source)
 
 namespace {
 // "scale (train.py:25)", the name in backticks when `quoted` (titles), " on rank N" when the
-// trace has several ranks.
-std::string frameName(const Trace& t, uint32_t frame, bool quoted)
+// trace has several ranks and `withRank`.
+std::string frameName(const Trace& t, uint32_t frame, bool quoted, bool withRank = true)
 {
     const Frame& f = t.frames[frame];
     const std::string name = f.coName.empty() ? std::string("(unknown function)") : f.coName;
@@ -58,7 +58,7 @@ std::string frameName(const Trace& t, uint32_t frame, bool quoted)
     if (!f.coFilename.empty())
         s += " (" + std::string(baseName(f.coFilename)) + ":" + std::to_string(f.coFirstLineno)
             + ")";
-    if (t.files.size() > 1 && t.files[f.file].rank)
+    if (withRank && t.files.size() > 1 && t.files[f.file].rank)
         s += " on rank " + std::to_string(*t.files[f.file].rank);
     return s;
 }
@@ -72,6 +72,17 @@ std::string Context::frameLabel(uint32_t frame) const
 std::string Context::frameTitle(uint32_t frame) const
 {
     return frame < trace.frames.size() ? frameName(trace, frame, true) : std::string("a frame");
+}
+
+std::string Context::codeLabel(uint32_t frame) const
+{
+    return frame < trace.frames.size() ? frameName(trace, frame, false, false) : std::string();
+}
+
+std::string Context::codeTitle(uint32_t frame) const
+{
+    return frame < trace.frames.size() ? frameName(trace, frame, true, false)
+                                       : std::string("a frame");
 }
 
 std::string Context::compileList(const std::vector<uint32_t>& compiles) const
@@ -140,6 +151,7 @@ std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
     findings::breakRules(cx);
     findings::costRules(cx);
     findings::probeRules(cx);
+    findings::rankRules(cx);
     std::stable_sort(cx.out.begin(), cx.out.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity)
             return a.severity > b.severity;

@@ -10,11 +10,13 @@
 //   graph-break, graph-break-skipped-frame, graph-break-io, data-dependent,
 //   failure, fullgraph-error,
 //   cold-start, cache-miss, empty-graph, small-graphs, guard-cost,
-//   wrong-result, compile-payoff (from dynascope-cli probe's artifact, when the trace has one).
+//   wrong-result, compile-payoff (from dynascope-cli probe's artifact, when the trace has one),
+//   and, when the trace holds two ranks or more, how the ranks diverge: rank-only-compiles,
+//   rank-recompiles, rank-graph-breaks, rank-failures, rank-cache, straggler.
 // A clean trace (compiles once, no break, no failure) gives notes at most, never a warning.
 //
 // Cost: linear in the trace (one pass over the compiles; a guard tree parsed only for a
-// recompile's earlier compile, once).
+// recompile's earlier compile, once; ranks grouped with hash maps, never compared pairwise).
 #pragma once
 
 #include "core/model/trace.h"
@@ -67,5 +69,9 @@ FindingCounts countFindings(const std::vector<Finding>& findings);
 
 // "[0/1]", with " (rank N)" when the trace has several ranks: how findings name compiles.
 std::string findingCompileLabel(const Trace& trace, uint32_t compile);
+
+// How findings name a set of ranks: sorted, duplicates dropped, runs as ranges, at most eight
+// pieces: "rank 7", "ranks 0, 1", "ranks 0-511, 513-1023", "ranks 0, 2, 4, ... and 508 more".
+std::string rankRanges(std::vector<int64_t> ranks);
 
 } // namespace dynascope

@@ -1,5 +1,6 @@
 // Internal to the findings analysis (findings.h): the context the rules share and the rule
-// groups, one file each: findings_recompiles.cpp, findings_breaks.cpp, findings_costs.cpp.
+// groups, one file each: findings_recompiles.cpp, findings_breaks.cpp, findings_costs.cpp,
+// findings_probe.cpp, findings_ranks.cpp (with findings_ranks_frames.cpp).
 #pragma once
 
 #include "core/analysis/findings.h"
@@ -21,6 +22,9 @@ struct Context {
     // "`scale` (train.py:25)" (title form) and "scale (train.py:25)" (Finding::frameLabel).
     std::string frameTitle(uint32_t frame) const;
     std::string frameLabel(uint32_t frame) const;
+    // The same without " on rank N": the frame's code, as every rank compiles it.
+    std::string codeTitle(uint32_t frame) const;
+    std::string codeLabel(uint32_t frame) const;
     // "[0/1], [0/2] and 3 more" (at most eight named).
     std::string compileList(const std::vector<uint32_t>& compiles) const;
     // A finding about `frame` with its label filled in.
@@ -43,5 +47,7 @@ void breakRules(Context& cx); // graph-break, graph-break-io, data-dependent,
                               // graph-break-skipped-frame, failure, fullgraph-error
 void costRules(Context& cx); // cold-start, cache-miss, empty-graph, small-graphs, guard-cost
 void probeRules(Context& cx); // wrong-result, compile-payoff (the probe's artifact)
+void rankRules(Context& cx); // rank-only-compiles, rank-recompiles, rank-graph-breaks,
+                             // rank-failures, rank-cache, straggler (two ranks or more)
 
 } // namespace dynascope::findings
