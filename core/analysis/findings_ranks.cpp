@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <unordered_map>
 
 namespace dynascope::findings {
@@ -164,7 +165,7 @@ void straggler(Context& cx, const Job& job)
 // The ranks of the trace, those that compiled nothing reported; nullopt under two ranks. A rank
 // is compared by its first file that compiled: files that repeat a rank (a restarted rank, or
 // a copy, as in tlparse's multi_rank_runtime) would count its compiles twice.
-std::optional<Job> buildJob(Context& cx)
+std::optional<Job> buildJob(Context& cx, uint32_t run)
 {
     const Trace& t = cx.trace;
     std::vector<bool> compiled(t.files.size());
@@ -174,7 +175,7 @@ std::optional<Job> buildJob(Context& cx)
     std::vector<int64_t> all;
     std::map<int64_t, uint32_t> fileOfRank; // the file each rank that compiled is compared by
     for (uint32_t i = 0; i < t.files.size(); ++i)
-        if (t.files[i].rank) {
+        if (t.files[i].rank && t.files[i].run == run) {
             all.push_back(*t.files[i].rank);
             if (compiled[i])
                 fileOfRank.try_emplace(*t.files[i].rank, i);
@@ -243,15 +244,21 @@ std::optional<Job> buildJob(Context& cx)
 
 void rankRules(Context& cx)
 {
-    std::optional<ranks::Job> job = ranks::buildJob(cx);
-    if (!job)
-        return;
-    ranks::graphBreaks(cx, *job); // first: it marks the resume frames its findings explain
-    for (auto rule :
-        { ranks::recompiles, ranks::failures, ranks::onlySome, ranks::caches, ranks::straggler }) {
-        if (cx.stop.stop_requested())
-            return;
-        rule(cx, *job);
+    // Ranks are compared within a run (core/load/runs.h): with --run all, each run is a job.
+    std::set<uint32_t> runs;
+    for (const TraceFile& f : cx.trace.files)
+        runs.insert(f.run);
+    for (uint32_t run : runs) {
+        std::optional<ranks::Job> job = ranks::buildJob(cx, run);
+        if (!job)
+            continue;
+        ranks::graphBreaks(cx, *job); // first: it marks the resume frames its findings explain
+        for (auto rule : { ranks::recompiles, ranks::failures, ranks::onlySome, ranks::caches,
+                 ranks::straggler }) {
+            if (cx.stop.stop_requested())
+                return;
+            rule(cx, *job);
+        }
     }
 }
 

@@ -104,7 +104,9 @@ inline std::string times(uint64_t n)
 
 // The job's ranks and frames (findings_ranks.cpp); nullopt under two ranks that compiled. Adds
 // the finding about ranks that compiled nothing.
-std::optional<Job> buildJob(Context& cx);
+// The job of one run (TraceFile::run; 0 for files not grouped into runs): ranks of other runs
+// (--run all) belong to other jobs and are never compared with these.
+std::optional<Job> buildJob(Context& cx, uint32_t run);
 
 // findings_ranks_frames.cpp: the comparisons frame by frame. graphBreaks first: it marks the
 // resume frames its findings explain (Code::explained).

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -160,13 +161,28 @@ std::vector<uint32_t> chooseRuns(const std::vector<std::string>& files,
     const std::vector<std::string>& given, std::vector<std::unique_ptr<Trace>>& parts,
     const LoadOptions& options, Trace& trace, std::vector<Diagnostic>& errors)
 {
+    // A file without epoch fields has glog times without a year (the builder leaves 1970): it
+    // is read in the year and zone most of the other files have, so it groups with them.
+    std::map<std::pair<int, int>, size_t> zones;
+    for (const auto& part : parts)
+        if (part && !part->files.empty() && part->files[0].year != 1970)
+            ++zones[{ part->files[0].year, part->files[0].tzOffsetMinutes }];
+    std::pair<int, int> common { 1970, 0 };
+    size_t commonCount = 0;
+    for (const auto& [zone, n] : zones)
+        if (n > commonCount) {
+            common = zone;
+            commonCount = n;
+        }
     std::vector<RunCandidate> candidates;
     std::vector<size_t> partOf;
     for (size_t i = 0; i < files.size(); ++i) {
         if (!parts[i] || parts[i]->files.empty())
             continue;
         const TraceFile& f = parts[i]->files[0];
-        auto [start, end] = fileTimeSpan(*parts[i]);
+        const bool yearKnown = f.year != 1970;
+        auto [start, end] = fileTimeSpan(*parts[i], yearKnown ? f.year : common.first,
+            yearKnown ? f.tzOffsetMinutes : common.second);
         candidates.push_back({ files[i], f.rank, start, end, f.bytes,
             f.buffer ? f.buffer->view() : std::string_view {} });
         partOf.push_back(i);

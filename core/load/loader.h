@@ -40,7 +40,8 @@ struct LoadResult {
 };
 
 // Expands folders into their dedicated_log_torch_trace*.log[.zst|.gz] files (sorted by name, runs
-// of digits as numbers: rank_2 before rank_10), and keeps plain files as given. Errors (missing path, empty folder) go to `errors`.
+// of digits as numbers: rank_2 before rank_10), and keeps plain files as given. Errors (missing
+// path, empty folder) go to `errors`.
 std::vector<std::string> expandInputs(const std::vector<std::string>& paths,
     const LoadOptions& options, std::vector<Diagnostic>& errors);
 

@@ -1,5 +1,7 @@
 #include "core/load/runs.h"
 
+#include "core/analysis/findings.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -132,22 +134,26 @@ RunGrouping groupRuns(const std::vector<RunCandidate>& candidates)
     return g;
 }
 
-std::pair<double, double> fileTimeSpan(const Trace& t)
+std::pair<double, double> fileTimeSpan(const Trace& t, int year, int tzOffsetMinutes)
 {
+    auto at = [&](uint32_t r) { return glogEpochUs(t.records[r], year, tzOffsetMinutes); };
     double first = 0, last = 0;
     for (uint32_t r = 0; r < t.records.size(); ++r)
-        if (double us = t.glogEpochUs(r); us > 0) {
+        if (double us = at(r); us > 0) {
             first = us;
             break;
         }
     for (uint32_t r = static_cast<uint32_t>(t.records.size()); r-- > 0;)
-        if (double us = t.glogEpochUs(r); us > 0) {
+        if (double us = at(r); us > 0) {
             last = us;
             break;
         }
-    // Compiles may carry epoch times where records do not (TORCH_LOGS text without a date).
+    // Compiles may carry epoch times where records do not (TORCH_LOGS text without a date);
+    // times before 2001 are glog times of a file whose year was not known.
     for (const auto& c : t.compiles) {
-        if (c.startUs > 0 && (first == 0 || c.startUs < first))
+        if (c.startUs < 1e15)
+            continue;
+        if (first == 0 || c.startUs < first)
             first = c.startUs;
         last = std::max(last, c.endUs);
     }
@@ -180,25 +186,6 @@ void labelFiles(Trace& t)
     }
 }
 
-std::string rankRangeText(const std::vector<int64_t>& ranks)
-{
-    if (ranks.empty())
-        return {};
-    std::string out = ranks.size() == 1 ? "rank " : "ranks ";
-    for (size_t i = 0; i < ranks.size();) {
-        size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-            ++j;
-        if (i > 0)
-            out += ", ";
-        out += std::to_string(ranks[i]);
-        if (j > i)
-            out += "-" + std::to_string(ranks[j]);
-        i = j + 1;
-    }
-    return out;
-}
-
 std::string describeRun(const TraceRun& run)
 {
     size_t files = 0;
@@ -207,7 +194,8 @@ std::string describeRun(const TraceRun& run)
     std::string out = "run " + std::to_string(run.number) + " (";
     if (run.startUs > 0)
         out += utcMinute(run.startUs) + ", ";
-    const std::string ranks = rankRangeText(run.ranks());
+    const std::vector<int64_t> known = run.ranks();
+    const std::string ranks = known.empty() ? std::string() : rankRanges(known);
     if (!ranks.empty())
         out += ranks + ", ";
     out += std::to_string(files) + (files == 1 ? " file)" : " files)");

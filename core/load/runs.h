@@ -39,14 +39,12 @@ struct RunGrouping {
 
 RunGrouping groupRuns(const std::vector<RunCandidate>& candidates);
 
-// The first and last glog time of a file's records (0, 0 when none carry one).
-std::pair<double, double> fileTimeSpan(const Trace& singleFile);
+// The first and last glog time of a file's records (0, 0 when none carry one), read in `year`
+// and zone (the file's own, or the other files' when it had no epoch field to tell its year).
+std::pair<double, double> fileTimeSpan(const Trace& singleFile, int year, int tzOffsetMinutes);
 
 // Fills TraceFile::label for every file: unique labels when ranks repeat.
 void labelFiles(Trace& trace);
-
-// "ranks 0-4, 7" / "rank 3" / "" (no known rank): how runs and findings name rank sets.
-std::string rankRangeText(const std::vector<int64_t>& sortedRanks);
 
 // "run 1 (2025-08-04 12:34 UTC, ranks 0-4, 5 files)".
 std::string describeRun(const TraceRun& run);

@@ -80,13 +80,6 @@ class TestRuns : public QObject {
     }
 
 private Q_SLOTS:
-    void rankRanges()
-    {
-        QCOMPARE(rankRangeText({}), std::string());
-        QCOMPARE(rankRangeText({ 3 }), std::string("rank 3"));
-        QCOMPARE(rankRangeText({ 0, 1, 2, 3, 4, 7, 9, 10 }), std::string("ranks 0-4, 7, 9-10"));
-    }
-
     // rank_2 before rank_10: a folder of 256 ranks lists 0, 1, 2, ... not 0, 1, 10, 100.
     void filesInNaturalOrder()
     {
