@@ -4,7 +4,10 @@
 #include "core/report/text_format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <optional>
+#include <unordered_map>
 
 namespace dynascope {
 
@@ -144,6 +147,81 @@ std::string findingCompileLabel(const Trace& trace, uint32_t compile)
     return s;
 }
 
+namespace {
+// The title without its " on rank N" (and N), or nullopt when it names no rank.
+std::optional<std::pair<std::string, int64_t>> withoutRank(const std::string& text)
+{
+    static const std::string key = " on rank ";
+    const size_t p = text.find(key);
+    if (p == std::string::npos)
+        return std::nullopt;
+    const size_t digits = p + key.size();
+    size_t end = digits;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
+        ++end;
+    if (end == digits || end - digits > 18)
+        return std::nullopt;
+    return std::make_pair(text.substr(0, p) + '\x01' + text.substr(end),
+        std::stoll(text.substr(digits, end - digits)));
+}
+
+// The same finding on several ranks (a graph break every rank takes) is one finding that names
+// the ranks ("on ranks 0-255"): a 256-rank job listed it 256 times. Findings match when their
+// rule, user line and title are the same once the rank is taken out; the first one's evidence
+// stands for all, compiles and count are the sums, the cost is the largest rank's (ranks compile
+// at the same time: a job waits for its slowest rank, not for the sum). The rank rules compare ranks and are
+// left as they are.
+void mergeAcrossRanks(std::vector<Finding>& out)
+{
+    std::unordered_map<std::string, size_t> firstOf;
+    std::vector<std::vector<int64_t>> ranks;
+    std::vector<std::string> stripped;
+    std::vector<Finding> merged;
+    for (Finding& f : out) {
+        const auto bare = f.rule.starts_with("rank-") || f.rule == "straggler"
+            ? std::nullopt
+            : withoutRank(f.title);
+        if (!bare) {
+            merged.push_back(std::move(f));
+            ranks.emplace_back();
+            stripped.emplace_back();
+            continue;
+        }
+        const std::string key
+            = f.rule + '\n' + bare->first + '\n' + f.userFile + ':' + std::to_string(f.userLine);
+        auto [it, added] = firstOf.try_emplace(key, merged.size());
+        if (added) {
+            merged.push_back(std::move(f));
+            ranks.push_back({ bare->second });
+            stripped.push_back(bare->first);
+            continue;
+        }
+        Finding& into = merged[it->second];
+        ranks[it->second].push_back(bare->second);
+        into.compiles.insert(into.compiles.end(), f.compiles.begin(), f.compiles.end());
+        into.costUs = std::max(into.costUs, f.costUs); // ranks compile side by side
+        into.count += f.count;
+    }
+    for (size_t i = 0; i < merged.size(); ++i) {
+        if (ranks[i].size() < 2)
+            continue;
+        Finding& f = merged[i];
+        const std::string names = rankRanges(ranks[i]);
+        const size_t mark = stripped[i].find('\x01');
+        const std::string firstRank = std::to_string(ranks[i].front());
+        f.title = stripped[i].substr(0, mark) + " on " + names + stripped[i].substr(mark + 1);
+        if (auto label = withoutRank(f.frameLabel))
+            f.frameLabel = label->first.substr(0, label->first.find('\x01')) + " on " + names;
+        std::sort(f.compiles.begin(), f.compiles.end());
+        f.evidence.insert(f.evidence.begin(),
+            { "ranks",
+                names + " (" + std::to_string(ranks[i].size()) + "; evidence of rank " + firstRank
+                    + ")" });
+    }
+    out = std::move(merged);
+}
+} // namespace
+
 std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
 {
     findings::Context cx { trace, stop, {} };
@@ -152,6 +230,7 @@ std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
     findings::costRules(cx);
     findings::probeRules(cx);
     findings::rankRules(cx);
+    mergeAcrossRanks(cx.out);
     std::stable_sort(cx.out.begin(), cx.out.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity)
             return a.severity > b.severity;

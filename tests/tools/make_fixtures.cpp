@@ -1,6 +1,7 @@
 // dynascope-fixtures: writes the test fixtures from core/synth into a folder, plus byte-level
 // variants made from them (cut mid-payload, CRLF, blank lines, a broken header, compressed
 // copies, a two-rank folder), or only the bundled example with --example FILE.
+#include "core/synth/rank_folder.h"
 #include "core/synth/scenarios.h"
 #include "core/writer/compress.h"
 
@@ -163,8 +164,12 @@ int writeAll(const fs::path& dir)
 
 int usage()
 {
-    std::cerr << "usage: dynascope-fixtures OUTDIR\n"
-                 "       dynascope-fixtures --example FILE\n";
+    std::cerr
+        << "usage: dynascope-fixtures OUTDIR\n"
+           "       dynascope-fixtures --example FILE\n"
+           "       dynascope-fixtures --rank-folder DIR N   (N ranks with divergence planted:\n"
+           "           an extra recompile on rank N/2, a graph break on N-1, a missing frame\n"
+           "           on 0, a cache miss on 1, a straggler on N/3; core/synth/rank_folder.h)\n";
     return 2;
 }
 
@@ -176,6 +181,22 @@ int main(int argc, char** argv)
         std::vector<std::string> args(argv + 1, argv + argc);
         if (args.size() == 2 && args[0] == "--example") {
             writeFile(args[1], render(writeExampleTrace));
+            return 0;
+        }
+        if (args.size() == 3 && args[0] == "--rank-folder") {
+            dynascope::synth::RankFolderOptions o;
+            o.ranks = std::stoll(args[2]);
+            if (o.ranks < 4)
+                return usage();
+            o.extraRecompileRank = o.ranks / 2;
+            o.graphBreakRank = o.ranks - 1;
+            o.missingFrameRank = 0;
+            o.cacheMissRank = 1;
+            o.stragglerRank = o.ranks / 3;
+            std::filesystem::create_directories(args[1]);
+            const auto folder = dynascope::synth::writeRankFolder(args[1], o);
+            for (const auto& p : folder.planted)
+                std::cout << p.rule << " rank " << p.rank << " " << p.function << "\n";
             return 0;
         }
         if (args.size() == 1 && args[0].rfind("-", 0) != 0)
