@@ -169,8 +169,8 @@ std::optional<std::pair<std::string, int64_t>> withoutRank(const std::string& te
 // the ranks ("on ranks 0-255"): a 256-rank job listed it 256 times. Findings match when their
 // rule, user line and title are the same once the rank is taken out; the first one's evidence
 // stands for all, compiles and count are the sums, the cost is the largest rank's (ranks compile
-// at the same time: a job waits for its slowest rank, not for the sum). The rank rules compare ranks and are
-// left as they are.
+// at the same time: a job waits for its slowest rank, not for the sum). The rank rules compare
+// ranks and are left as they are.
 void mergeAcrossRanks(std::vector<Finding>& out)
 {
     std::unordered_map<std::string, size_t> firstOf;
