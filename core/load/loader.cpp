@@ -386,8 +386,11 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
             result.errors.push_back(d);
         }
         if (parts[i]) {
+            const size_t first = trace->files.size();
             appendTrace(*trace, std::move(*parts[i]));
-            trace->files.back().run = runOfPart[i];
+            // TORCH_LOGS text gives a file entry per process: all of them are of its run.
+            for (size_t f = first; f < trace->files.size(); ++f)
+                trace->files[f].run = runOfPart[i];
         }
     }
     labelFiles(*trace);
