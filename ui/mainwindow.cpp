@@ -531,13 +531,16 @@ QString MainWindow::summaryText() const
     else
         name = tr("%1 files").arg(t.files.size());
     const QString sep = QStringLiteral(" · ");
+    // The notices of other runs and copied files are information, not a problem with the trace.
+    const bool worrying = std::any_of(m_allDiagnostics.begin(), m_allDiagnostics.end(),
+        [](const Diagnostic& d) { return d.severity != Severity::Info; });
     return name + sep + plural(t.compiles.size(), tr("compile"), tr("compiles")) + sep
         + plural(t.recompileCount(), tr("recompile"), tr("recompiles")) + sep
         + plural(t.graphBreakCount(), tr("graph break"), tr("graph breaks")) + sep
         + plural(t.failureCount(), tr("failure"), tr("failures")) + sep
         + plural(
             static_cast<uint64_t>(m_allDiagnostics.size()), tr("diagnostic"), tr("diagnostics"))
-        + (m_allDiagnostics.empty() ? QString() : QStringLiteral(" ⚠")) + findingCounts();
+        + (worrying ? QStringLiteral(" ⚠") : QString()) + findingCounts();
 }
 
 bool MainWindow::selectCompile(const QString& text)
