@@ -71,17 +71,6 @@ std::string utcMinute(double epochUs)
 
 } // namespace
 
-std::vector<int64_t> TraceRun::ranks() const
-{
-    std::vector<int64_t> out;
-    for (const auto& f : files)
-        if (f.rank && f.duplicateOf.empty())
-            out.push_back(*f.rank);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 RunGrouping groupRuns(const std::vector<RunCandidate>& candidates)
 {
     RunGrouping g;

@@ -49,6 +49,17 @@ const char* toString(TraceFormat f)
     return f == TraceFormat::TorchLogs ? "torch_logs" : "torch_trace";
 }
 
+std::vector<int64_t> TraceRun::ranks() const
+{
+    std::vector<int64_t> out;
+    for (const auto& f : files)
+        if (f.rank && f.duplicateOf.empty())
+            out.push_back(*f.rank);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 uint32_t Trace::fileOf(uint32_t record) const
 {
     auto it = std::upper_bound(files.begin(), files.end(), record,

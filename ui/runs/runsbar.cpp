@@ -1,6 +1,7 @@
 #include "ui/runs/runsbar.h"
 
 #include "core/load/runs.h"
+#include "ui/models/format.h"
 
 #include <QActionGroup>
 #include <QHBoxLayout>
@@ -12,11 +13,6 @@
 namespace dynascope::ui {
 
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 size_t duplicateCount(const Trace& t)
 {
     size_t n = 0;
