@@ -117,6 +117,18 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     allPhaseDepths = m_view->addAction(tr("Show All Phase &Depths"));
     allPhaseDepths->setCheckable(true);
     allPhaseDepths->setToolTip(tr("Show every nested phase row, not only the first three"));
+    foldIdleGaps = m_view->addAction(tr("&Fold Idle Gaps"));
+    foldIdleGaps->setObjectName(QStringLiteral("foldIdleGaps"));
+    foldIdleGaps->setCheckable(true);
+    foldIdleGaps->setChecked(true);
+    foldIdleGaps->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    foldIdleGaps->setToolTip(tr("Fold stretches without compiles that are much longer than the "
+                                "compiles around them (Alt+click a fold to unfold one)"));
+    alignRanks = m_view->addAction(tr("&Align Ranks on Their Start"));
+    alignRanks->setObjectName(QStringLiteral("alignRanks"));
+    alignRanks->setCheckable(true);
+    alignRanks->setToolTip(
+        tr("Count each rank's time from its first record instead of by the wall clock"));
     m_view->addSeparator();
     m_go = window->menuBar()->addMenu(tr("&Go"));
     auto goPair

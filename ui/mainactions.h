@@ -63,6 +63,8 @@ public:
     QAction *findNext = nullptr, *findPrevious = nullptr;
     QAction* compactTimeline = nullptr; // checkable: compiles only
     QAction* allPhaseDepths = nullptr; // checkable: every phase depth row, not only the first 3
+    QAction* foldIdleGaps = nullptr; // checkable (on): long idle gaps folded on the time axis
+    QAction* alignRanks = nullptr; // checkable: each rank's time from its own start
     QAction* zoomToRange = nullptr;
     QAction* exportImage = nullptr;
     QAction* copyImage = nullptr;

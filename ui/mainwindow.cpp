@@ -309,7 +309,25 @@ void MainWindow::openProbe(const QString& folder)
 
 namespace {
 const char* kPastedName = "pasted text";
+
+// A rank finding's rule in a word or two, for the mark on the rank's row.
+QString rankFindingWord(const std::string& rule)
+{
+    if (rule == "straggler")
+        return QObject::tr("straggler");
+    if (rule == "rank-recompiles")
+        return QObject::tr("recompiles");
+    if (rule == "rank-graph-breaks")
+        return QObject::tr("graph breaks");
+    if (rule == "rank-failures")
+        return QObject::tr("failures");
+    if (rule == "rank-cache")
+        return QObject::tr("cache misses");
+    if (rule == "rank-only-compiles")
+        return QObject::tr("frames");
+    return QString::fromStdString(rule);
 }
+} // namespace
 
 void MainWindow::openText(const QByteArray& text)
 {
@@ -496,6 +514,19 @@ void MainWindow::updateFindings()
             marks[c] = std::max(marks[c], static_cast<int>(f.severity));
     }
     m_timeline->setFindingMarks(std::move(marks));
+    // Ranks that rank findings single out get a mark on their rows.
+    std::unordered_map<uint32_t, TimelineView::RankMark> rankMarks;
+    for (const Finding& f : found) {
+        for (uint32_t file : f.files) {
+            TimelineView::RankMark& m = rankMarks[file];
+            m.severity = std::max(m.severity, static_cast<int>(f.severity));
+            const QString word = rankFindingWord(f.rule);
+            if (!m.words.contains(word))
+                m.words << word;
+            m.titles << QString::fromStdString(f.title);
+        }
+    }
+    m_timeline->setRankMarks(std::move(rankMarks));
     if (m_trace)
         m_findings->raise();
 }

@@ -96,18 +96,19 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
         if (!layout.hasTime())
             return fail(2, QStringLiteral("--range: the trace has no timing to show a range of"));
         QString why;
-        const auto range = timeline::parseTimeRange(
-            request.range, layout.dataRange().start, tl->tzOffsetMinutes(), &why);
+        // In trace time: the layout's bounds are in display time, with idle gaps folded.
+        const timeline::TimeRange data = layout.toTrace(layout.dataRange());
+        const auto range
+            = timeline::parseTimeRange(request.range, data.start, tl->tzOffsetMinutes(), &why);
         if (!range)
             return fail(1, why);
-        const timeline::TimeRange b = layout.bounds();
+        const timeline::TimeRange b = layout.toTrace(layout.bounds());
         if (range->end <= b.start || range->start >= b.end)
             return fail(2,
                 QStringLiteral("--range %1 lies outside the trace (%2 – %3, %4 long)")
-                    .arg(request.range,
-                        formatWallClock(layout.dataRange().start, tl->tzOffsetMinutes()),
-                        formatWallClock(layout.dataRange().end, tl->tzOffsetMinutes()),
-                        formatDuration(layout.dataRange().span())));
+                    .arg(request.range, formatWallClock(data.start, tl->tzOffsetMinutes()),
+                        formatWallClock(data.end, tl->tzOffsetMinutes()),
+                        formatLongDuration(data.span())));
         // The part inside the trace, exactly: the view would otherwise shift a range to fit.
         QApplication::processEvents(); // the window's final layout, before the range is set
         tl->setViewRange({ std::max(range->start, b.start), std::min(range->end, b.end) });

@@ -8,6 +8,7 @@
 #include "ui/timeline/rangesummary.h"
 #include "ui/timeline/timelineview.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -102,8 +103,13 @@ int main(int argc, char* argv[])
         QStringLiteral("Which run of a folder that holds several to open: a number (1 = the "
                        "oldest), newest (the default) or all (as File > Runs)."),
         QStringLiteral("N|newest|all"));
+    const QCommandLineOption alignOpt(QStringLiteral("align-ranks"),
+        QStringLiteral("Count each rank's time from its own start (as View > Align Ranks on Their "
+                       "Start); --range is then relative to that start."));
+    const QCommandLineOption noFoldOpt(QStringLiteral("no-fold"),
+        QStringLiteral("Show idle gaps to scale (View > Fold Idle Gaps off)."));
     parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt,
-        compareOpt, runOpt });
+        compareOpt, runOpt, alignOpt, noFoldOpt });
     parser.process(app);
     if (parser.isSet(recordOpt) && (parser.isSet(shotOpt) || parser.isSet(exampleOpt))) {
         printError(QStringLiteral("--record does not go with --screenshot or --example"));
@@ -154,8 +160,17 @@ int main(int argc, char* argv[])
         }
     }
 
+    // View settings of the timeline, through the View menu's own actions so the menu agrees.
+    auto applyViewOptions = [&](MainWindow& window) {
+        if (auto* a = window.findChild<QAction*>(QStringLiteral("alignRanks")))
+            a->setChecked(parser.isSet(alignOpt));
+        if (auto* a = window.findChild<QAction*>(QStringLiteral("foldIdleGaps")))
+            a->setChecked(!parser.isSet(noFoldOpt));
+    };
+
     if (parser.isSet(shotOpt)) {
         MainWindow window(MainWindow::Options { false });
+        applyViewOptions(window);
         ScreenshotRequest request;
         request.paths = paths;
         request.load = loadChoice;
@@ -172,6 +187,7 @@ int main(int argc, char* argv[])
     }
 
     MainWindow window;
+    applyViewOptions(window);
     if (parser.isSet(sizeOpt))
         window.resize(size);
     window.show();

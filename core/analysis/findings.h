@@ -55,6 +55,9 @@ struct Finding {
     int64_t userLine = 0;
     double costUs = 0; // compile time attributable to the finding
     uint64_t count = 0; // occurrences (recompiles, breaks, compiles)
+    // Rank findings: the trace files of the ranks it singles out (the straggler, the ranks that
+    // recompiled, broke or failed where the others did not), for markers on their rows.
+    std::vector<uint32_t> files;
 };
 
 // Every finding of the trace, ranked: errors first, then by attributable compile time, then by

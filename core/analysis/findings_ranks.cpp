@@ -86,6 +86,7 @@ void onlySome(Context& cx, const Job& job)
         f.costUs = *std::max_element(perRank.begin(), perRank.end());
         f.ladderStep = "ranks in step";
         f.evidence.emplace_back(codes->size() == 1 ? "frame" : "frames", frames);
+        f.files = job.filesOf(job.oddOnes(c0.ranks));
         f.evidence.emplace_back("compiled on", have);
         f.evidence.emplace_back("not compiled on", lack);
         f.evidence.emplace_back("compiles", cx.compileList(f.compiles));
@@ -143,6 +144,7 @@ void straggler(Context& cx, const Job& job)
             f.compiles.push_back(c.index);
     f.count = f.compiles.size();
     f.costUs = excess;
+    f.files = job.filesOf({ top });
     f.ladderStep = "ranks in step";
     f.evidence.emplace_back("straggler", "rank " + std::to_string(rank));
     f.evidence.emplace_back("its compile time", formatUs(total[top]));
@@ -195,6 +197,10 @@ std::optional<Job> buildJob(Context& cx, uint32_t run)
         f.title
             = "R" + rankRanges(idle).substr(1) + " compiled nothing, unlike " + rankRanges(active);
         f.count = idle.size();
+        for (uint32_t fi = 0; fi < t.files.size(); ++fi)
+            if (t.files[fi].rank && t.files[fi].run == run
+                && std::binary_search(idle.begin(), idle.end(), *t.files[fi].rank))
+                f.files.push_back(fi);
         f.ladderStep = "ranks in step";
         f.evidence.emplace_back("ranks without a compile", rankRanges(idle));
         f.evidence.emplace_back("ranks that compiled", rankRanges(active));

@@ -43,6 +43,29 @@ struct Job {
     {
         return ranks.nameExcept(members, onAll(c) ? RankSet {} : c.ranks);
     }
+    // The trace files of a set of ranks (Finding::files), in file order.
+    std::vector<uint32_t> filesOf(const RankSet& members) const
+    {
+        std::vector<uint32_t> out;
+        for (uint32_t f = 0; f < rankOfFile.size(); ++f)
+            if (rankOfFile[f] != kNone
+                && std::binary_search(members.begin(), members.end(), rankOfFile[f]))
+                out.push_back(f);
+        return out;
+    }
+    // The smaller side of a split of `base` (empty: every rank) into members and the rest: the
+    // ranks that stand out.
+    RankSet oddOnes(const RankSet& members, const RankSet& base = {}) const
+    {
+        RankSet all = base;
+        if (all.empty())
+            for (uint32_t r = 0; r < ranks.size(); ++r)
+                all.push_back(r);
+        RankSet rest;
+        std::set_difference(
+            all.begin(), all.end(), members.begin(), members.end(), std::back_inserter(rest));
+        return members.size() <= rest.size() || rest.empty() ? members : rest;
+    }
 };
 
 // Ranks grouped by a value: "rank 3: 2, others: 1" (the largest group is "others" when the

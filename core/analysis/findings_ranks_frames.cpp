@@ -98,6 +98,7 @@ void graphBreaks(Context& cx, Job& job)
                 + " on " + job.ranks.name(s.ranks) + " but not on " + job.others(s.ranks, code)
                 + " (" + type + ")";
             std::sort(s.compiles.begin(), s.compiles.end());
+            f.files = job.filesOf(job.oddOnes(s.ranks, job.onAll(code) ? RankSet {} : code.ranks));
             s.compiles.erase(std::unique(s.compiles.begin(), s.compiles.end()), s.compiles.end());
             f.compiles = s.compiles;
             f.count = std::min(s.ranks.size(), code.ranks.size() - s.ranks.size());
@@ -221,6 +222,7 @@ void recompiles(Context& cx, const Job& job)
             f.evidence.emplace_back(
                 "recompile reasons", reasons.text(job.ranks, job.onAll(code), reasonsOf));
         f.evidence.emplace_back("ranks that differ", job.ranks.name(odd));
+        f.files = job.filesOf(odd);
         f.evidence.emplace_back("compiles", cx.compileList(f.compiles));
         f.why = "Ranks run the same program: a rank that recompiles when the others do not "
                 "reaches the next collective late and the others wait for it; when the new graph "
@@ -283,6 +285,7 @@ void failures(Context& cx, const Job& job)
             if (!k.first->reason.empty())
                 f.evidence.emplace_back("reason", reasonLine(k.first->reason));
             f.evidence.emplace_back("ranks that failed", job.ranks.name(k.ranks));
+            f.files = job.filesOf(k.ranks);
             f.evidence.emplace_back("ranks that compiled it", job.others(k.ranks, code));
             f.evidence.emplace_back("compiles", cx.compileList(f.compiles));
             f.why = "The failing ranks run the frame in eager or stop while the others run the "
@@ -357,6 +360,7 @@ void caches(Context& cx, const Job& job)
         std::sort(missed.begin(), missed.end());
         missed.erase(std::unique(missed.begin(), missed.end()), missed.end());
         f.evidence.emplace_back("ranks that missed", job.ranks.name(missed));
+        f.files = job.filesOf(missed);
         f.evidence.emplace_back("compiles that missed", cx.compileList(f.compiles));
         f.ladderStep = "first call against steady state";
         f.why = "The same graph hit the cache on some ranks and missed on others: the ranks that "

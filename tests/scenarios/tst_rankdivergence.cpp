@@ -212,6 +212,9 @@ private Q_SLOTS:
             QVERIFY2(names(f.title, p.rule == "straggler" ? "R" + rank.substr(1) : rank),
                 f.title.c_str());
             QCOMPARE(f.severity, severityOf(p.rule));
+            // The rank it singles out, by file (the timeline marks that rank's row).
+            QCOMPARE(f.files.size(), size_t(1));
+            QCOMPARE(trace->files[f.files.front()].rank, std::optional<int64_t>(p.rank));
             QVERIFY(!f.compiles.empty());
             QVERIFY(!f.why.empty() && !f.hint.empty() && !f.ladderStep.empty());
             QVERIFY2(f.title.size() < 240, f.title.c_str());

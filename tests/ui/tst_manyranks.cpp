@@ -5,7 +5,10 @@
 #include "core/load/loader.h"
 #include "core/synth/rank_folder.h"
 #include "ui/compileselection.h"
+#include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
+
+#include "windowdriver.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,6 +92,53 @@ private Q_SLOTS:
         QVERIFY(mark.isValid());
         QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(30, mark.center().y()));
         QCOMPARE(layout.expandedFile(), 41u);
+    }
+
+    // The window marks the rows of the ranks that rank findings single out, and no other: the
+    // straggler and the rank with a graph break the others lack, with the findings' titles as
+    // the mark's tooltip.
+    void divergentRanksAreMarked()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        synth::RankFolderOptions options;
+        options.ranks = 48;
+        options.stragglerRank = 17;
+        options.graphBreakRank = 30;
+        synth::writeRankFolder(dir.path().toStdString(), options);
+        MainWindow w(MainWindow::Options { false });
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::openAndWait(w, { dir.path() }));
+        TimelineView* tl = w.timeline();
+        const auto& marks = tl->rankMarks();
+        QCOMPARE(marks.size(), size_t(2));
+        const auto& trace = *w.trace();
+        std::map<int64_t, QStringList> words;
+        for (const auto& [file, mark] : marks) {
+            words[*trace.files[file].rank] = mark.words;
+            QCOMPARE(mark.severity, 1); // warnings
+        }
+        QCOMPARE(words[17], QStringList { QStringLiteral("straggler") });
+        QCOMPARE(words[30], QStringList { QStringLiteral("graph breaks") });
+        // Its tooltip, on the rank's label (a compact row: a view tall enough to show it).
+        CompileSelection selection;
+        TimelineView view(&selection);
+        view.resize(1200, 1600);
+        view.setTrace(w.trace());
+        view.setRankMarks(marks);
+        const auto& rows = view.layout().rows();
+        const auto row17 = std::find_if(rows.begin(), rows.end(),
+            [](const Row& r) { return r.kind == Row::Kind::Rank && r.file == 17; });
+        QVERIFY(row17 != rows.end() && row17->compactRank);
+        int y = -1;
+        for (int py = 0; py < view.height() && y < 0; ++py)
+            if (view.toolTipAt(QPoint(40, py)).contains(QStringLiteral("compiled for")))
+                y = py;
+        QVERIFY2(y >= 0, "rank 17's mark has the straggler finding as its tooltip");
+        QVERIFY(view.toolTipAt(QPoint(40, y)).startsWith(QStringLiteral("rank 17")));
+        QVERIFY(view.toolTipAt(QPoint(40, y)).contains(QStringLiteral("Rank 17 compiled for")));
     }
 };
 

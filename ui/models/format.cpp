@@ -45,6 +45,16 @@ QString formatDuration(double us)
         .arg((totalS % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
+QString formatLongDuration(double us)
+{
+    const double hours = us / 3600e6;
+    if (hours >= 48 && std::isfinite(hours)) {
+        const auto h = static_cast<int64_t>(hours);
+        return QStringLiteral("%1 d %2 h").arg(h / 24).arg(h % 24);
+    }
+    return formatDuration(us);
+}
+
 QString formatOffset(double us, double stepUs)
 {
     const QString sign = us < 0 ? QStringLiteral("-") : QStringLiteral("+");

@@ -18,6 +18,8 @@ namespace ui {
 
 // Microseconds -> "0 µs", "812 µs", "12.3 ms", "2.41 s", "3 min 12 s", "1 h 02 min".
 QString formatDuration(double us);
+// formatDuration, but days past two days: "11 d 2 h" (idle gaps between runs).
+QString formatLongDuration(double us);
 // An axis tick step (microseconds) -> the unit that labels it best, e.g. "+200 ms".
 QString formatOffset(double us, double stepUs);
 // Epoch microseconds -> local wall-clock time of the traced process, "15:30:01.875".

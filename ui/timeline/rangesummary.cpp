@@ -10,18 +10,20 @@
 
 namespace dynascope::ui::timeline {
 
-RangeSummary summarizeRange(const Trace& trace, const TimeRange& range)
+RangeSummary summarizeRange(
+    const Trace& trace, const TimeRange& range, const std::vector<double>& fileShifts)
 {
     RangeSummary s;
     s.range = range;
     for (const Compile& c : trace.compiles) {
         if (c.timeSource == TimeSource::None || c.startUs <= 0 || c.endUs < c.startUs)
             continue;
-        if (c.endUs < range.start || c.startUs > range.end)
+        const double shift = c.file < fileShifts.size() ? fileShifts[c.file] : 0;
+        const double start = c.startUs - shift, end = c.endUs - shift;
+        if (end < range.start || start > range.end)
             continue;
         ++s.compiles;
-        s.compileUs
-            += std::max(0.0, std::min(c.endUs, range.end) - std::max(c.startUs, range.start));
+        s.compileUs += std::max(0.0, std::min(end, range.end) - std::max(start, range.start));
         s.recompiles += c.isRecompile() ? 1 : 0;
         s.graphBreaks += c.graphBreakCount();
         s.failures += c.failure ? 1 : 0;
@@ -29,14 +31,17 @@ RangeSummary summarizeRange(const Trace& trace, const TimeRange& range)
     return s;
 }
 
-QStringList rangeSummaryLines(const RangeSummary& s, int tz)
+QStringList rangeSummaryLines(const RangeSummary& s, int tz, std::optional<double> origin)
 {
     auto tr = [](const char* text) { return QCoreApplication::translate("RangeSummary", text); };
     const QString sep = QStringLiteral(" · ");
+    auto when = [&](double t) {
+        return origin ? QStringLiteral("+") + formatDuration(std::max(0.0, t - *origin))
+                      : formatWallClock(t, tz);
+    };
     QStringList lines;
-    lines << formatDuration(s.range.span()) + QStringLiteral("  (")
-            + formatWallClock(s.range.start, tz) + QStringLiteral(" – ")
-            + formatWallClock(s.range.end, tz) + QLatin1Char(')');
+    lines << formatDuration(s.range.span()) + QStringLiteral("  (") + when(s.range.start)
+            + QStringLiteral(" – ") + when(s.range.end) + QLatin1Char(')');
     lines << plural(s.compiles, tr("compile"), tr("compiles")) + sep
             + tr("%1 compiling").arg(formatDuration(s.compileUs));
     QString third = plural(s.recompiles, tr("recompile"), tr("recompiles")) + sep

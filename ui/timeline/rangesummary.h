@@ -22,10 +22,15 @@ struct RangeSummary {
     uint64_t failures = 0;
 };
 
-RangeSummary summarizeRange(const Trace& trace, const TimeRange& range);
+// `fileShifts` (aligned ranks: timelinelayout.h): subtracted from the times of each file's
+// compiles before they are compared with the range.
+RangeSummary summarizeRange(
+    const Trace& trace, const TimeRange& range, const std::vector<double>& fileShifts = {});
 
-// "812 ms  (10:41:02.100 – 10:41:02.912)" and "3 compiles · 410 ms compiling" lines.
-QStringList rangeSummaryLines(const RangeSummary& summary, int tzOffsetMinutes);
+// "812 ms  (10:41:02.100 – 10:41:02.912)" and "3 compiles · 410 ms compiling" lines. With an
+// `origin` (aligned ranks), the range is told as offsets from it: "(+1.2 s – +2.0 s)".
+QStringList rangeSummaryLines(
+    const RangeSummary& summary, int tzOffsetMinutes, std::optional<double> origin = {});
 
 // Parses a --range value: START:END (also START..END) where both are seconds relative to
 // `traceStart` ("1.5:3", "250ms..400ms") or wall-clock times of the trace's day

@@ -31,3 +31,8 @@ inline QString elideText(const QString& s, qsizetype max)
 }
 
 } // namespace dynascope::ui
+
+namespace dynascope::ui::timeline {
+// A folded idle gap is drawn at least this wide (pixels), so its break mark shows at any zoom.
+inline constexpr double kMinFoldPx = 8.0;
+} // namespace dynascope::ui::timeline

@@ -52,7 +52,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
         && pos.y() < lanesRect().bottom()) {
         m_rangeDragging = true;
         m_rangeAnchor = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
-        setSelectedRange(TimeRange { m_rangeAnchor, m_rangeAnchor });
+        selectDisplayRange(TimeRange { m_rangeAnchor, m_rangeAnchor });
         event->accept();
         return;
     }
@@ -70,7 +70,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     if (m_rangeDragging) {
         const double t = std::clamp(
             xToTime(m_view, lanesWidth(), pos.x() - labelWidth()), m_view.start, m_view.end);
-        setSelectedRange(TimeRange { std::min(t, m_rangeAnchor), std::max(t, m_rangeAnchor) });
+        selectDisplayRange(TimeRange { std::min(t, m_rangeAnchor), std::max(t, m_rangeAnchor) });
         return;
     }
     if (m_pressed) {
@@ -107,7 +107,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         m_rangeDragging = false;
         // A Shift+click without a drag (under 3 px) selects nothing.
         if (m_range && m_range->span() / m_view.span() * lanesWidth() < 3)
-            setSelectedRange(std::nullopt);
+            selectDisplayRange(std::nullopt);
         return;
     }
     if (event->button() != Qt::LeftButton || !m_pressed)
@@ -126,15 +126,20 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     if (m_range && pos.x() >= labelWidth()) {
         const double t = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
         if (t < m_range->start || t > m_range->end)
-            setSelectedRange(std::nullopt); // a click outside the range drops it
+            selectDisplayRange(std::nullopt); // a click outside the range drops it
     }
     const Hit hit = hitAt(pos);
+    if (hit.kind == Hit::Kind::Gap) {
+        if (event->modifiers() & Qt::AltModifier)
+            unfoldGap(hit.item); // Alt+click: this gap to scale
+        return;
+    }
     if (hit.kind == Hit::Kind::Folded) {
         // Zoom into the folded block so its items separate.
         if (const FoldedSpan* f = cachedSpan(hit)) {
             const double w = lanesWidth();
             const double a = xToTime(m_view, w, f->x0 - 20), b = xToTime(m_view, w, f->x1 + 20);
-            setViewRange({ a, std::max(b, a + kMinSpanUs) });
+            changeView({ a, std::max(b, a + kMinSpanUs) }, true);
         }
         return;
     }
@@ -153,7 +158,7 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
         return;
     const Span& s = m_layout.rows()[static_cast<size_t>(hit.row)].spans[hit.item];
     const double pad = std::max((s.end - s.start) * 0.1, kMinSpanUs);
-    setViewRange({ s.start - pad, s.end + pad });
+    changeView({ s.start - pad, s.end + pad }, true);
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
@@ -175,7 +180,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
             QWidget::keyPressEvent(event);
             return;
         }
-        setSelectedRange(std::nullopt);
+        selectDisplayRange(std::nullopt);
         break;
     case Qt::Key_Z:
     case Qt::Key_Return:

@@ -70,6 +70,10 @@ void TimelineLayout::clear()
     m_compactRanks = false;
     m_expandedFile = kNone;
     m_height = 0;
+    m_folding = {};
+    m_idleGaps = 0;
+    m_fileShift.clear();
+    m_alignOrigin = 0;
 }
 
 uint64_t TimelineLayout::laneKey(const Row& lane)
@@ -84,9 +88,21 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
     double lo = INFINITY, hi = -INFINITY;
     bool groupSeen[kPhaseGroupCount] = {};
     std::vector<std::vector<PhaseGroup>> groups(t.compiles.size());
+    // Compiles and cache events, for folding idle gaps (phases lie inside their compiles).
+    std::vector<std::pair<double, double>> busy;
     auto extend = [&](double a, double b) {
         lo = std::min(lo, a);
         hi = std::max(hi, b);
+    };
+    auto occupy = [&](double a, double b) {
+        extend(a, b);
+        busy.push_back({ a, b });
+    };
+    // Aligned ranks: each file's times shifted so that its first record is at the common origin.
+    if (options.alignRanks)
+        alignFiles(t);
+    auto at = [this](uint32_t file, double us) {
+        return file < m_fileShift.size() ? us - m_fileShift[file] : us;
     };
 
     // Frames per file in order of first appearance, plus the frameless compiles.
@@ -122,8 +138,9 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
             const Compile& c = t.compiles[ci];
             if (!timed(c))
                 continue;
-            lane.spans.push_back({ c.startUs, c.endUs, ci, -1, PhaseGroup::Other });
-            extend(c.startUs, c.endUs);
+            lane.spans.push_back(
+                { at(file, c.startUs), at(file, c.endUs), ci, -1, PhaseGroup::Other });
+            occupy(at(file, c.startUs), at(file, c.endUs));
             groups[ci] = groupsOf(c);
             for (size_t pi = 0; pi < c.phases.size(); ++pi) {
                 if (c.phases[pi].startUs > 0)
@@ -133,10 +150,11 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
                 maxDepth = std::max(maxDepth, p.depth);
                 // Bounds cover every phase, shown or not, so folding a lane never moves the view.
                 if (p.startUs > 0)
-                    extend(p.startUs,
-                        p.endUs > p.startUs
-                            ? p.endUs
-                            : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs));
+                    extend(at(file, p.startUs),
+                        at(file,
+                            p.endUs > p.startUs
+                                ? p.endUs
+                                : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs)));
             }
         }
         finish(lane);
@@ -171,7 +189,8 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
                         : (p.openEnd ? std::max(p.startUs, c.endUs) : p.startUs);
                     const PhaseGroup g
                         = pi < groups[ci].size() ? groups[ci][pi] : PhaseGroup::Other;
-                    pr.spans.push_back({ p.startUs, end, ci, static_cast<int32_t>(pi), g });
+                    pr.spans.push_back(
+                        { at(file, p.startUs), at(file, end), ci, static_cast<int32_t>(pi), g });
                 }
             }
             finish(pr);
@@ -209,8 +228,9 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
                 const Compile& c = t.compiles[ci];
                 if (!timed(c))
                     continue;
-                header.spans.push_back({ c.startUs, c.endUs, ci, -1, PhaseGroup::Other });
-                extend(c.startUs, c.endUs);
+                header.spans.push_back(
+                    { at(fi, c.startUs), at(fi, c.endUs), ci, -1, PhaseGroup::Other });
+                occupy(at(fi, c.startUs), at(fi, c.endUs));
                 m_laneOfCompile[ci] = rowIndex;
             }
             finish(header);
@@ -235,23 +255,23 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
         if (c.isRecompile()) {
             const RecompileReason* primary = primaryReason(c);
             QString why = primary ? firstLine(primary->text) : firstLine(c.recompileReasonMetric);
-            m_markers.push_back({ c.startUs, MarkerKind::Recompile, c.index, why });
+            m_markers.push_back({ at(c.file, c.startUs), MarkerKind::Recompile, c.index, why });
         }
         if (!c.graphBreaks.empty())
-            m_markers.push_back({ c.endUs, MarkerKind::GraphBreak, c.index,
+            m_markers.push_back({ at(c.file, c.endUs), MarkerKind::GraphBreak, c.index,
                 firstLine(c.graphBreaks.front().reason) });
         if (c.failure)
-            m_markers.push_back({ c.endUs, MarkerKind::Failure, c.index,
+            m_markers.push_back({ at(c.file, c.endUs), MarkerKind::Failure, c.index,
                 qs(c.failure->type) + QStringLiteral(": ") + firstLine(c.failure->reason) });
         for (const CacheEvent& e : c.cacheEvents) {
             if (e.tsUs <= 0 || e.kind == CacheKind::Bypass)
                 continue;
-            m_markers.push_back({ e.tsUs,
+            m_markers.push_back({ at(c.file, e.tsUs),
                 e.kind == CacheKind::Hit ? MarkerKind::CacheHit : MarkerKind::CacheMiss, c.index,
                 qs(e.cache)
                     + (e.kind == CacheKind::Hit ? QStringLiteral(" hit")
                                                 : QStringLiteral(" miss")) });
-            extend(e.tsUs, e.tsUs);
+            occupy(at(c.file, e.tsUs), at(c.file, e.tsUs));
         }
     }
     std::stable_sort(m_markers.begin(), m_markers.end(),
@@ -275,11 +295,78 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
             m_groups.push_back(g);
     }
     m_hasTime = std::isfinite(lo) && std::isfinite(hi);
+    if (m_hasTime && options.foldGaps)
+        foldIdleGaps(std::move(busy), options.unfoldedGaps, lo, hi);
     if (m_hasTime) {
         m_data = { lo, hi };
         const double pad = std::max((hi - lo) * 0.02, 50.0);
         m_bounds = { lo - pad, hi + pad };
     }
+}
+
+void TimelineLayout::alignFiles(const Trace& t)
+{
+    // A file's start: its first record's glog time, else its earliest compile.
+    std::vector<double> start(t.files.size(), INFINITY);
+    for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
+        const TraceFile& f = t.files[fi];
+        const uint32_t end = f.firstRecord + std::min<uint32_t>(f.recordCount, 64);
+        for (uint32_t r = f.firstRecord; r < end && r < t.records.size(); ++r) {
+            const double us = t.glogEpochUs(r);
+            if (us > 0) {
+                start[fi] = us;
+                break;
+            }
+        }
+    }
+    for (const Compile& c : t.compiles) {
+        if (c.file < start.size() && std::isinf(start[c.file]) && timed(c))
+            start[c.file] = std::min(start[c.file], c.startUs); // only when no record had a time
+    }
+    double origin = INFINITY;
+    for (double s : start)
+        origin = std::min(origin, s);
+    if (!std::isfinite(origin))
+        origin = 0;
+    m_alignOrigin = origin;
+    m_fileShift.assign(t.files.size(), 0);
+    for (size_t fi = 0; fi < start.size(); ++fi)
+        m_fileShift[fi] = std::isfinite(start[fi]) ? start[fi] - origin : 0;
+}
+
+void TimelineLayout::foldIdleGaps(std::vector<std::pair<double, double>> busy,
+    const std::set<int64_t>& unfolded, double& lo, double& hi)
+{
+    IdleGaps found = findIdleGaps(std::move(busy));
+    m_idleGaps = found.gaps.size();
+    std::vector<IdleGap> gaps;
+    for (const IdleGap& g : found.gaps) {
+        if (!unfolded.count(g.key()))
+            gaps.push_back(g);
+    }
+    if (gaps.empty())
+        return;
+    m_folding = TimeFolding(gaps, foldWidthFor(found.busyUs, gaps.size()));
+    // Everything to display time: the map is increasing, so sort orders and running maxima hold.
+    for (Row& r : m_rows) {
+        for (Span& s : r.spans) {
+            s.start = m_folding.toDisplay(s.start);
+            s.end = m_folding.toDisplay(s.end);
+        }
+        for (double& v : r.starts)
+            v = m_folding.toDisplay(v);
+        for (double& v : r.maxEnds)
+            v = m_folding.toDisplay(v);
+    }
+    for (Marker& m : m_markers)
+        m.t = m_folding.toDisplay(m.t);
+    lo = m_folding.toDisplay(lo);
+    hi = m_folding.toDisplay(hi);
+}
+
+double TimelineLayout::displayTime(double t, uint32_t file) const
+{
+    return m_folding.toDisplay(file < m_fileShift.size() ? t - m_fileShift[file] : t);
 }
 
 int TimelineLayout::laneOf(uint32_t compile) const

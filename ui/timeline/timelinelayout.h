@@ -4,10 +4,15 @@
 // compact row of its compiles); above all of it, one row of instant markers. Each
 // row's spans are sorted by start with a running maximum of ends, so the view finds what is
 // visible by binary search (timelinegeometry.h).
+//
+// Spans, markers and bounds are in display time: trace time (shifted to each rank's start when
+// ranks are aligned) with the idle gaps folded (timefolding.h). displayTime() and traceTime()
+// convert; outside the folds one display microsecond is one trace microsecond.
 #pragma once
 
 #include "core/model/trace.h"
 #include "ui/models/statusstyle.h"
+#include "ui/timeline/timefolding.h"
 #include "ui/timeline/timelinegeometry.h"
 
 #include <QString>
@@ -40,6 +45,12 @@ struct LayoutOptions {
     // Compact rank rows share about 2,000 pixels: between 4 (1,024 ranks: 4,096 pixels) and
     // compactRankHeight each.
     int compactRankHeight = 10;
+    // Time: idle gaps much longer than the bursts around them fold into a marked break
+    // (timefolding.h), except those the user unfolded (IdleGap::key()); ranks may be aligned on
+    // their own start (each file's time counted from its first record) instead of wall-clock.
+    bool foldGaps = true;
+    std::set<int64_t> unfoldedGaps;
+    bool alignRanks = false;
     int rankHeight = 22;
     int laneHeight = 24;
     int phaseHeight = 12;
@@ -97,7 +108,31 @@ public:
     // Row index at a content y, -1 outside.
     int rowAt(int y) const;
 
+    // Time. displayTime: a time of `file`'s records -> display time. traceTime: display time ->
+    // trace time (with aligned ranks, time since the ranks' common origin plus alignOrigin()).
+    double displayTime(double t, uint32_t file) const;
+    double traceTime(double d) const { return m_folding.toTrace(d); }
+    TimeRange toTrace(const TimeRange& d) const { return { traceTime(d.start), traceTime(d.end) }; }
+    TimeRange toDisplay(const TimeRange& t) const
+    {
+        return { m_folding.toDisplay(t.start), m_folding.toDisplay(t.end) };
+    }
+    double compileStart(const Compile& c) const { return displayTime(c.startUs, c.file); }
+    double compileEnd(const Compile& c) const { return displayTime(c.endUs, c.file); }
+    const TimeFolding& folding() const { return m_folding; }
+    // Idle gaps found, folded or not (the menu offers to fold them again).
+    size_t idleGapCount() const { return m_idleGaps; }
+    bool aligned() const { return !m_fileShift.empty(); }
+    // Aligned ranks: what is subtracted from each file's times (empty otherwise).
+    const std::vector<double>& fileShifts() const { return m_fileShift; }
+    // Aligned ranks: the earliest rank start; every rank's start is drawn there.
+    double alignOrigin() const { return m_alignOrigin; }
+
 private:
+    void alignFiles(const Trace& t);
+    void foldIdleGaps(std::vector<std::pair<double, double>> busy,
+        const std::set<int64_t>& unfolded, double& lo, double& hi);
+
     std::vector<Row> m_rows;
     std::vector<Marker> m_markers;
     std::vector<int> m_laneOfCompile;
@@ -108,6 +143,10 @@ private:
     bool m_compactRanks = false;
     uint32_t m_expandedFile = kNone;
     int m_height = 0;
+    TimeFolding m_folding;
+    size_t m_idleGaps = 0;
+    std::vector<double> m_fileShift; // aligned ranks: subtracted from each file's times
+    double m_alignOrigin = 0;
 };
 
 } // namespace dynascope::ui::timeline

@@ -57,6 +57,8 @@ TimelineNavigation::TimelineNavigation(
     };
     connect(actions->compactTimeline, &QAction::toggled, this, applyLayout);
     connect(actions->allPhaseDepths, &QAction::toggled, this, applyLayout);
+    connect(actions->foldIdleGaps, &QAction::toggled, timeline, &TimelineView::setFoldGaps);
+    connect(actions->alignRanks, &QAction::toggled, timeline, &TimelineView::setAlignRanks);
     connect(window, &MainWindow::traceChanged, this, &TimelineNavigation::onTraceChanged);
     connect(selection, &CompileSelection::currentChanged, this, &TimelineNavigation::updateActions);
     updateActions();

@@ -69,6 +69,7 @@ void TimelineView::paintAll(QPainter& p)
         paintAxis(p);
     if (m_exposed.intersects(markerRect()))
         paintMarkers(p);
+    paintFolds(p);
     paintRangeOverlay(p);
     if (m_exposed.intersects(legendRect()))
         paintLegend(p);
@@ -88,12 +89,13 @@ void TimelineView::paintSearchHits(QPainter& p)
         if (lane < 0)
             continue;
         const Compile& c = m_trace->compiles[ci];
-        if (c.endUs < m_view.start || c.startUs > m_view.end)
+        const double start = m_layout.compileStart(c), end = m_layout.compileEnd(c);
+        if (end < m_view.start || start > m_view.end)
             continue;
         const Row& row = m_layout.rows()[static_cast<size_t>(lane)];
         const int y = lanes.top() + row.y - m_vbar->value();
-        const int xa = static_cast<int>(std::floor(xOfTime(c.startUs)));
-        const int xb = std::max(xa + 5, static_cast<int>(std::ceil(xOfTime(c.endUs))));
+        const int xa = static_cast<int>(std::floor(xOfTime(start)));
+        const int xb = std::max(xa + 5, static_cast<int>(std::ceil(xOfTime(end))));
         // Bars above and below the span: visible on every status colour, even when folded.
         p.fillRect(QRect(xa - 1, y, xb - xa + 2, 3), mark);
         p.fillRect(QRect(xa - 1, y + row.height - 3, xb - xa + 2, 3), mark);
@@ -117,10 +119,11 @@ void TimelineView::paintFindingMarks(QPainter& p)
         if (lane < 0 || ci >= m_trace->compiles.size())
             continue;
         const Compile& c = m_trace->compiles[ci];
-        if (c.endUs < m_view.start || c.startUs > m_view.end)
+        const double start = m_layout.compileStart(c);
+        if (m_layout.compileEnd(c) < m_view.start || start > m_view.end)
             continue;
         const Row& row = m_layout.rows()[static_cast<size_t>(lane)];
-        const double x = xOfTime(c.startUs);
+        const double x = xOfTime(start);
         const double y = lanes.top() + row.y - m_vbar->value();
         // A corner flag on the span's top left: orange-red for an error, amber for a warning.
         const QColor fill
@@ -133,9 +136,45 @@ void TimelineView::paintFindingMarks(QPainter& p)
     p.restore();
 }
 
+void TimelineView::paintRankMark(QPainter& p, const Row& row, const QRect& rect)
+{
+    const auto it = m_rankMarks.find(row.file);
+    if (it == m_rankMarks.end())
+        return;
+    const QColor base = palette().color(QPalette::Base);
+    const QColor hue = it->second.severity >= 2 ? QColor(0xD5, 0x5E, 0x00)
+        : it->second.severity == 1              ? QColor(0xE6, 0x9F, 0x00)
+                                                : QColor(0x56, 0xB4, 0xE9);
+    const int x0 = labelWidth();
+    // On a compact row (a few pixels tall) a bar at the label column's edge; on a rank header,
+    // also "≠ straggler, recompiles" at the start of its lanes.
+    p.fillRect(QRect(x0 - 7, rect.top(), 5, rect.height()), fillOn(hue, base));
+    if (row.compactRank)
+        return;
+    const QFont small = smallFont();
+    const QFontMetrics fm(small);
+    const QString text = QStringLiteral("≠ ") + it->second.words.join(QStringLiteral(", "));
+    // On the header's empty stretch of the lanes, where it has room.
+    const QString shown = fm.elidedText(text, Qt::ElideRight, static_cast<int>(lanesWidth()) - 20);
+    const int tw = fm.horizontalAdvance(shown) + 10;
+    const QRect badge(x0 + 6, rect.top() + 3, tw, rect.height() - 6);
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(Qt::NoPen);
+    p.setBrush(fillOn(hue, base));
+    p.drawRoundedRect(badge, 5, 5);
+    p.setFont(small);
+    p.setPen(textOn(fillOn(hue, base)));
+    p.drawText(badge, Qt::AlignCenter, shown);
+    p.restore();
+}
+
 QStringList TimelineView::rangeBoxLines() const
 {
-    return m_range ? rangeSummaryLines(rangeSummary(), m_tzOffset) : QStringList();
+    if (!m_range)
+        return {};
+    return rangeSummaryLines(rangeSummary(), m_tzOffset,
+        m_layout.aligned() ? std::optional(m_layout.alignOrigin()) : std::nullopt);
 }
 
 QRect TimelineView::rangeBoxRect() const
@@ -220,30 +259,58 @@ void TimelineView::paintAxis(QPainter& p)
     const QFont small = smallFont();
     p.setFont(small);
     const QFontMetrics fm(small);
-    // Labels at least one label apart; with a date when the view crosses midnight.
-    const bool days = formatDateTime(m_view.start, m_tzOffset).left(10)
-        != formatDateTime(m_view.end, m_tzOffset).left(10);
-    const int labelPx = fm.horizontalAdvance(days ? QStringLiteral("0000-00-00 00:00:00.000")
-                                                  : QStringLiteral("00:00:00.000"))
+    // Labels at least one label apart; with a date when the view crosses midnight. Aligned ranks
+    // count from their start ("+1.5 s"), not by the clock.
+    const TimeRange shown = m_layout.toTrace(m_view);
+    const bool aligned = m_layout.aligned();
+    const bool days = !aligned
+        && formatDateTime(shown.start, m_tzOffset).left(10)
+            != formatDateTime(shown.end, m_tzOffset).left(10);
+    const int labelPx = fm.horizontalAdvance(aligned ? QStringLiteral("+0000.000 s")
+                                : days               ? QStringLiteral("0000-00-00 00:00:00.000")
+                                                     : QStringLiteral("00:00:00.000"))
         + 20;
+    // Outside folds a display µs is a trace µs: one step for the whole view, ticks per stretch
+    // between folds, in trace time.
     const double step = tickStep(m_view.span(), w, labelPx);
-    const auto ticks = tickPositions(m_view, step);
-    const QStringList labels = axisLabels(ticks, step, m_tzOffset);
+    std::vector<double> ticks;
+    QStringList labels;
+    const auto segments = axisSegments();
+    for (const TimeRange& seg : segments) {
+        const auto part = tickPositions(m_layout.toTrace(seg), step);
+        if (aligned) {
+            for (double t : part)
+                labels << formatOffset(t - m_layout.alignOrigin(), step);
+        } else if (step < 1000 && segments.size() > 1) {
+            labels << axisLabels(part, step, m_tzOffset); // offsets within one stretch
+        }
+        ticks.insert(ticks.end(), part.begin(), part.end());
+    }
+    if (!aligned && !(step < 1000 && segments.size() > 1))
+        labels = axisLabels(ticks, step, m_tzOffset);
     const QColor text = pal.color(QPalette::WindowText);
     const QColor grid = pal.color(QPalette::Mid);
     for (size_t i = 0; i < ticks.size(); ++i) {
-        const int x = labelWidth() + static_cast<int>(std::lround(timeToX(m_view, w, ticks[i])));
+        const double d = m_layout.folding().toDisplay(ticks[i]);
+        const int x = labelWidth() + static_cast<int>(std::lround(timeToX(m_view, w, d)));
         p.setPen(grid);
         p.drawLine(x, r.bottom() - 6, x, r.bottom());
         p.setPen(text);
         p.drawText(QRect(x + 3, r.top(), labelPx + 40, r.height() - 4),
             Qt::AlignLeft | Qt::AlignBottom, labels.value(static_cast<qsizetype>(i)));
     }
-    // Corner: what the axis shows.
+    paintFoldLabels(p);
+    // Corner: what the axis shows, and how much idle time the view folds away.
     p.fillRect(QRect(0, 0, labelWidth(), r.height()), pal.color(QPalette::Window));
     p.setPen(pal.color(QPalette::PlaceholderText));
+    const double hidden = m_layout.folding().hiddenBetween(m_view.start, m_view.end);
+    const QString clock = aligned ? tr("from each rank's start") : tr("wall clock");
+    const QString corner = hidden > 0
+        ? tr("%1 · %2 shown, %3 folded")
+              .arg(clock, formatDuration(m_view.span()), formatLongDuration(hidden))
+        : tr("%1 · view %2").arg(clock, formatDuration(m_view.span()));
     p.drawText(QRect(8, 0, labelWidth() - 12, r.height() - 4), Qt::AlignLeft | Qt::AlignBottom,
-        tr("wall clock · view %1").arg(formatDuration(m_view.span())));
+        fm.elidedText(corner, Qt::ElideRight, labelWidth() - 12));
     p.setPen(grid);
     p.drawLine(labelWidth() - 1, 0, labelWidth() - 1, canvas().height());
 }
@@ -325,6 +392,7 @@ void TimelineView::paintRows(QPainter& p)
                 compactLabels.emplace_back(
                     QRect(8, y + row.height / 2 - fmSmall.height() / 2, x0 - 16, fmSmall.height()),
                     row.label + QStringLiteral(" · ") + QString::number(row.compileCount));
+            paintRankMark(p, row, rr);
             continue;
         }
         if (row.kind == Row::Kind::Rank) {
@@ -335,10 +403,10 @@ void TimelineView::paintRows(QPainter& p)
             bold.setBold(true);
             p.setFont(bold);
             p.setPen(pal.color(QPalette::WindowText));
-            p.drawText(rr.adjusted(8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                row.label + QStringLiteral("  ·  ")
-                    + plural(
-                        static_cast<uint64_t>(row.compileCount), tr("compile"), tr("compiles")));
+            const QString text = row.label + QStringLiteral("  ·  ")
+                + plural(static_cast<uint64_t>(row.compileCount), tr("compile"), tr("compiles"));
+            p.drawText(rr.adjusted(8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+            paintRankMark(p, row, rr);
             continue;
         }
         if (band)
@@ -476,8 +544,8 @@ void TimelineView::paintRows(QPainter& p)
         const Row& row = rows[static_cast<size_t>(lane)];
         const Compile& c = m_trace->compiles[selected];
         const int y = lanes.top() + row.y - top;
-        const double a = std::max(-4.0, timeToX(m_view, w, c.startUs));
-        const double b = std::min(w + 4, timeToX(m_view, w, c.endUs));
+        const double a = std::max(-4.0, timeToX(m_view, w, m_layout.compileStart(c)));
+        const double b = std::min(w + 4, timeToX(m_view, w, m_layout.compileEnd(c)));
         if (b >= 0 && a <= w) {
             const int xa = x0 + static_cast<int>(std::floor(a));
             const int xb = std::max(xa + 3, x0 + static_cast<int>(std::ceil(b)));

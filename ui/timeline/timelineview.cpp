@@ -41,6 +41,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace)
     m_range.reset();
     m_hits.clear();
     m_findingMarks.clear();
+    m_rankMarks.clear();
     if (m_trace) {
         m_layout.build(*m_trace, m_layoutOptions);
         m_tzOffset = m_trace->files.empty() ? 0 : m_trace->files.front().tzOffsetMinutes;
@@ -109,10 +110,31 @@ void TimelineView::setLayoutOptions(const LayoutOptions& options)
 {
     if (options == m_layoutOptions)
         return;
+    // Folding gaps changes display time but not trace time: the view keeps its trace range.
+    // Aligning ranks changes trace time itself: the view shows everything, and places visited
+    // before mean other times now.
+    const bool realigned = options.alignRanks != m_layoutOptions.alignRanks;
+    const TimeRange kept = viewRange();
+    const auto keptRange = selectedRange();
     m_layoutOptions = options;
     if (m_trace)
         m_layout.build(*m_trace, m_layoutOptions);
     updateScrollBar();
+    if (m_trace && m_layout.hasTime()) {
+        if (realigned) {
+            m_range.reset();
+            m_history.clear();
+            changeView(limits(), true);
+            m_history.clear();
+            Q_EMIT historyChanged();
+            Q_EMIT selectedRangeChanged();
+        } else {
+            m_view = clampTo(m_layout.toDisplay(kept), limits());
+            if (keptRange)
+                m_range = m_layout.toDisplay(*keptRange);
+            Q_EMIT viewRangeChanged();
+        }
+    }
     invalidate();
 }
 
@@ -197,7 +219,7 @@ void TimelineView::invalidate()
 
 void TimelineView::setViewRange(const TimeRange& range)
 {
-    changeView(range, true);
+    changeView(m_layout.hasTime() ? m_layout.toDisplay(range) : range, true);
 }
 
 void TimelineView::changeView(const TimeRange& range, bool newPlace)
@@ -208,7 +230,7 @@ void TimelineView::changeView(const TimeRange& range, bool newPlace)
     // A gesture's many small steps make one history entry: the place before the gesture began.
     // A selection change pushed its own entry already (m_noPush).
     if (!m_noPush && (newPlace || !m_gesture.isValid() || m_gesture.elapsed() > kGesturePauseMs))
-        m_history.push({ m_view, m_lastSelection });
+        m_history.push(here());
     if (newPlace)
         m_gesture.invalidate();
     else
@@ -221,7 +243,7 @@ void TimelineView::changeView(const TimeRange& range, bool newPlace)
 
 void TimelineView::restorePlace(const Place& place)
 {
-    m_view = m_layout.hasTime() ? clampTo(place.range, limits()) : place.range;
+    m_view = m_layout.hasTime() ? clampTo(m_layout.toDisplay(place.range), limits()) : place.range;
     m_gesture.invalidate();
     // The selection of that place, without this being a new place.
     m_restoring = true;
@@ -236,16 +258,26 @@ void TimelineView::restorePlace(const Place& place)
 void TimelineView::goBack()
 {
     if (m_history.canBack())
-        restorePlace(m_history.back({ m_view, m_lastSelection }));
+        restorePlace(m_history.back(here()));
 }
 
 void TimelineView::goForward()
 {
     if (m_history.canForward())
-        restorePlace(m_history.forward({ m_view, m_lastSelection }));
+        restorePlace(m_history.forward(here()));
+}
+
+std::optional<TimeRange> TimelineView::selectedRange() const
+{
+    return m_range ? std::optional(m_layout.toTrace(*m_range)) : std::nullopt;
 }
 
 void TimelineView::setSelectedRange(std::optional<TimeRange> range)
+{
+    selectDisplayRange(range ? std::optional(m_layout.toDisplay(*range)) : std::nullopt);
+}
+
+void TimelineView::selectDisplayRange(std::optional<TimeRange> range)
 {
     if (range == m_range)
         return;
@@ -258,7 +290,7 @@ RangeSummary TimelineView::rangeSummary() const
 {
     if (!m_trace || !m_range)
         return {};
-    return summarizeRange(*m_trace, *m_range);
+    return summarizeRange(*m_trace, m_layout.toTrace(*m_range), m_layout.fileShifts());
 }
 
 void TimelineView::zoomToSelectedRange()
@@ -267,8 +299,8 @@ void TimelineView::zoomToSelectedRange()
         return;
     const TimeRange r = *m_range;
     // The range becomes the view; its tint and box would otherwise cover every lane.
-    setSelectedRange(std::nullopt);
-    setViewRange(r);
+    selectDisplayRange(std::nullopt);
+    changeView(r, true);
 }
 
 void TimelineView::setSearchHits(const std::vector<uint32_t>& compiles)
@@ -290,10 +322,16 @@ void TimelineView::setFindingMarks(std::unordered_map<uint32_t, int> severityByC
     update();
 }
 
+void TimelineView::setRankMarks(std::unordered_map<uint32_t, RankMark> byFile)
+{
+    m_rankMarks = std::move(byFile);
+    update();
+}
+
 void TimelineView::fitAll()
 {
     updateScrollBar();
-    setViewRange(m_layout.hasTime() ? limits() : TimeRange {});
+    changeView(m_layout.hasTime() ? limits() : TimeRange {}, true);
 }
 
 double TimelineView::xOfTime(double t) const
@@ -308,7 +346,7 @@ void TimelineView::fitSelection()
         return;
     const Compile& comp = m_trace->compiles[c];
     const double pad = std::max(comp.durationUs() * 0.1, kMinSpanUs);
-    setViewRange({ comp.startUs - pad, comp.endUs + pad });
+    changeView({ m_layout.compileStart(comp) - pad, m_layout.compileEnd(comp) + pad }, true);
     ensureRowVisible(m_layout.laneOf(c));
 }
 
@@ -350,7 +388,7 @@ void TimelineView::followSelection(uint32_t compile)
     }
     // A new selection is a new place, as a followed link in a browser: remember the one left.
     if (m_trace && compile != m_lastSelection) {
-        m_history.push({ m_view, m_lastSelection });
+        m_history.push(here());
         m_gesture.invalidate();
         Q_EMIT historyChanged();
     }
@@ -381,15 +419,16 @@ void TimelineView::revealCompile(uint32_t compile)
         // centre it, zooming in (never out, unless it does not fit) to an eighth of the width, so
         // its neighbours stay in view.
         const double px = c.durationUs() / std::max(m_view.span(), 1e-9) * lanesWidth();
-        const bool visible = c.endUs >= m_view.start && c.startUs <= m_view.end;
+        const double start = m_layout.compileStart(c), end = m_layout.compileEnd(c);
+        const bool visible = end >= m_view.start && start <= m_view.end;
         const bool narrow = px < kFollowMinPx && !m_clickSelecting;
         if (!visible || narrow) {
             double span = m_view.span();
             if (narrow)
                 span = std::min(span, std::max(c.durationUs() * 8, kMinSpanUs * 20));
             span = std::max(span, c.durationUs() * 1.2);
-            const double mid = (c.startUs + c.endUs) / 2;
-            setViewRange({ mid - span / 2, mid + span / 2 });
+            const double mid = (start + end) / 2;
+            changeView({ mid - span / 2, mid + span / 2 }, true);
         }
         ensureRowVisible(m_layout.laneOf(compile));
     }
@@ -408,8 +447,10 @@ void TimelineView::ensureGeometry()
     m_cacheValid = true;
     m_cachedRows.clear();
     m_cachedMarkers.clear();
+    m_cachedFolds.clear();
     if (!m_layout.hasTime())
         return;
+    cacheFolds();
     const double w = lanesWidth();
     const auto& rows = m_layout.rows();
     const int top = m_vbar->value();
@@ -495,30 +536,55 @@ TimelineView::Hit TimelineView::hitAt(const QPoint& pos)
                 best = &cm;
             }
         }
-        return best ? Hit { Hit::Kind::Marker, -1, best->marker } : Hit {};
+        return best ? Hit { Hit::Kind::Marker, -1, best->marker } : gapAt(pos);
     }
     const QRect lanes = lanesRect();
-    if (!lanes.contains(pos) || pos.x() < labelWidth())
+    if (axisRect().contains(pos))
+        return gapAt(pos);
+    if (!lanes.contains(pos))
         return {};
     const int ri = m_layout.rowAt(pos.y() - lanes.top() + m_vbar->value());
-    if (ri < 0)
+    if (pos.x() < labelWidth()) { // a rank's label: its mark, when findings single it out
+        const Row* row = ri >= 0 ? &m_layout.rows()[static_cast<size_t>(ri)] : nullptr;
+        if (row && row->kind == Row::Kind::Rank && m_rankMarks.count(row->file))
+            return { Hit::Kind::RankMark, ri, row->file };
         return {};
+    }
+    if (ri >= 0) { // an open rank's header: its mark ("≠ straggler") is drawn there
+        const Row& row = m_layout.rows()[static_cast<size_t>(ri)];
+        if (row.kind == Row::Kind::Rank && !row.compactRank && m_rankMarks.count(row.file)
+            && gapAt(pos).kind == Hit::Kind::None)
+            return { Hit::Kind::RankMark, ri, row.file };
+    }
     for (const CachedRow& cr : m_cachedRows) {
-        if (cr.row != ri)
+        if (ri < 0 || cr.row != ri)
             continue;
         const int h = hitTest(cr.spans, pos.x() - labelWidth(), 2.0);
         if (h < 0)
-            return {};
+            break;
         const FoldedSpan& f = cr.spans[static_cast<size_t>(h)];
         return { f.folded() ? Hit::Kind::Folded : Hit::Kind::Span, ri, f.item };
     }
-    return {};
+    return gapAt(pos); // an idle gap's band runs down every row
 }
 
 QRect TimelineView::hitRect(const Hit& hit) const
 {
     if (hit.kind == Hit::Kind::None)
         return {};
+    if (hit.kind == Hit::Kind::RankMark && hit.row >= 0) {
+        const Row& row = m_layout.rows()[static_cast<size_t>(hit.row)];
+        return QRect(0, lanesRect().top() + row.y - m_vbar->value(), labelWidth(), row.height);
+    }
+    if (hit.kind == Hit::Kind::Gap) {
+        for (const CachedFold& cf : m_cachedFolds) {
+            if (cf.fold == hit.item)
+                return QRect(QPoint(labelWidth() + static_cast<int>(std::floor(cf.x0)) - 1, 0),
+                    QPoint(labelWidth() + static_cast<int>(std::ceil(cf.x1)) + 1,
+                        lanesRect().bottom()));
+        }
+        return {};
+    }
     if (hit.kind == Hit::Kind::Marker) {
         const CachedMarker* cm = cachedMarkerOf(hit);
         if (!cm)
@@ -612,6 +678,15 @@ QString TimelineView::toolTipText(const Hit& hit)
 {
     if (!m_trace || hit.kind == Hit::Kind::None)
         return {};
+    if (hit.kind == Hit::Kind::Gap)
+        return gapToolTip(hit.item);
+    if (hit.kind == Hit::Kind::RankMark) {
+        const auto it = m_rankMarks.find(hit.item);
+        if (it == m_rankMarks.end() || hit.item >= m_trace->files.size())
+            return {};
+        return qs(m_trace->files[hit.item].label) + QStringLiteral(" stands out:\n• ")
+            + it->second.titles.join(QStringLiteral("\n• "));
+    }
     if (hit.kind == Hit::Kind::Marker) {
         const CachedMarker* cm = cachedMarkerOf(hit);
         if (hit.item >= m_layout.markers().size())

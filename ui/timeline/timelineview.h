@@ -13,9 +13,13 @@
 // renderTimeline() paints at a chosen canvas size. Sizes (label column, rows, axis) follow the
 // font; colours follow the palette (status hues lightened on a dark base).
 //
+// Time on the axis is display time (timelinelayout.h): idle gaps folded into marked breaks, ranks
+// optionally aligned on their start; the public ranges (viewRange, selectedRange, history places)
+// are trace time, so folding or unfolding keeps what is shown.
+//
 // The code is split by responsibility: timelineview.cpp (state, navigation, the geometry cache,
 // hit-testing, tooltips), timelinepaint.cpp (painting, the legend), timelineinput.cpp (mouse,
-// wheel and keys).
+// wheel and keys), timelinefolds.cpp (the folded gaps: breaks, their tooltips, unfolding).
 #pragma once
 
 #include "core/model/trace.h"
@@ -44,7 +48,9 @@ public:
 
     void setTrace(std::shared_ptr<const Trace> trace);
     const timeline::TimelineLayout& layout() const { return m_layout; }
-    timeline::TimeRange viewRange() const { return m_view; }
+    // The visible range in trace time (timelinelayout.h: with aligned ranks, time since the ranks'
+    // common origin); idle gaps folded inside it count with their whole length.
+    timeline::TimeRange viewRange() const { return m_layout.toTrace(m_view); }
     // A new place: the range left is remembered for back().
     void setViewRange(const timeline::TimeRange& range);
 
@@ -55,8 +61,8 @@ public:
     void goBack();
     void goForward();
 
-    // Shift+drag selection of a time range; nullopt when none.
-    std::optional<timeline::TimeRange> selectedRange() const { return m_range; }
+    // Shift+drag selection of a time range (trace time); nullopt when none.
+    std::optional<timeline::TimeRange> selectedRange() const;
     void setSelectedRange(std::optional<timeline::TimeRange> range);
     timeline::RangeSummary rangeSummary() const;
     // Shows the selected range and drops it (its tint and box would cover the whole view).
@@ -73,6 +79,17 @@ public:
     // Compiles that findings name (core/analysis/findings.h), with the worst severity of those
     // findings (1 warning, 2 error): a small flag at the compile's start. A new trace clears them.
     void setFindingMarks(std::unordered_map<uint32_t, int> severityByCompile);
+    // Ranks that findings single out (Finding::files: the straggler, a rank that recompiled or
+    // broke where the others did not): a mark on the rank's row, "≠ straggler", with the
+    // findings' titles as its tooltip. Severity 0 note, 1 warning, 2 error. A new trace clears
+    // them.
+    struct RankMark {
+        int severity = 0;
+        QStringList words; // short: "straggler", "recompiles"
+        QStringList titles; // the findings' titles
+    };
+    void setRankMarks(std::unordered_map<uint32_t, RankMark> byFile);
+    const std::unordered_map<uint32_t, RankMark>& rankMarks() const { return m_rankMarks; }
 
     // Phase rows: compact mode shows compiles only; otherwise at most maxPhaseRows depth rows per
     // lane. Clicking a lane's label flips that lane.
@@ -81,6 +98,9 @@ public:
     // Many ranks (compact rank rows): shows `file`'s lanes and folds the rank shown before.
     void expandRank(uint32_t file);
     void toggleLane(int row);
+    // Idle gaps: fold them (all, again) or show time to scale; align ranks on their own start.
+    void setFoldGaps(bool fold);
+    void setAlignRanks(bool align);
 
     // Paints the whole timeline into p at a canvas of `size` logical pixels (exports: QImage at
     // any device pixel ratio, QSvgGenerator). The widget itself is untouched.
@@ -133,9 +153,11 @@ private:
     // What is under the mouse, by identity (the layout's row and item), not by its position in
     // the geometry cache: after a zoom or scroll the same item stays hovered.
     struct Hit {
-        enum class Kind { None, Span, Folded, Marker } kind = Kind::None;
+        enum class Kind { None, Span, Folded, Marker, Gap, RankMark } kind = Kind::None;
         int row = -1; // layout row (spans)
-        uint32_t item = 0; // span index in the layout row (folded: the first one), or marker index
+        // span index in the layout row (folded: the first one), marker index, fold index, or
+        // file (RankMark)
+        uint32_t item = 0;
         bool operator==(const Hit&) const = default;
     };
     QRect hitRect(const Hit& hit) const; // where a hit item is drawn now; empty for none
@@ -143,6 +165,10 @@ private:
     struct CachedRow {
         int row = -1;
         std::vector<timeline::FoldedSpan> spans; // x relative to the lanes' left edge
+    };
+    struct CachedFold {
+        double x0 = 0, x1 = 0; // relative to the lanes' left edge, at least kMinFoldPx apart
+        uint32_t fold = 0; // index into the layout's folding().folds()
     };
     struct CachedMarker {
         double x = 0;
@@ -175,13 +201,17 @@ private:
     // Lays the legend out in lines that fit `width`; returns the height it needs.
     int layoutLegend(std::vector<LegendItem>& items, int width) const;
     int legendHeight() const;
+    // The view and the range selection in display time (the layout's folded axis).
     void changeView(const timeline::TimeRange& range, bool newPlace);
+    void selectDisplayRange(std::optional<timeline::TimeRange> range);
+    timeline::Place here() const { return { viewRange(), m_lastSelection }; }
     void restorePlace(const timeline::Place& place);
     void applyFontMetrics();
     void paintAll(QPainter& p);
     void paintRangeOverlay(QPainter& p);
     void paintSearchHits(QPainter& p);
     void paintFindingMarks(QPainter& p);
+    void paintRankMark(QPainter& p, const timeline::Row& row, const QRect& rect);
     QStringList rangeBoxLines() const;
     double xOfTime(double t) const; // widget x
     int labelWidth() const;
@@ -194,6 +224,16 @@ private:
     void followSelection(uint32_t compile);
     void ensureRowVisible(int row);
 
+    // Folded idle gaps (timelinefolds.cpp): the display stretches between folds that the axis
+    // ticks, the marked breaks, their tooltips, and unfolding one (Alt+click).
+    std::vector<timeline::TimeRange> axisSegments() const;
+    void cacheFolds();
+    void paintFolds(QPainter& p);
+    void paintFoldLabels(QPainter& p);
+    Hit gapAt(const QPoint& pos) const;
+    QString gapToolTip(uint32_t fold) const;
+    void unfoldGap(uint32_t fold);
+
     void paintAxis(QPainter& p);
     void paintMarkers(QPainter& p);
     void paintRows(QPainter& p);
@@ -202,7 +242,7 @@ private:
     CompileSelection* m_selection;
     std::shared_ptr<const Trace> m_trace;
     timeline::TimelineLayout m_layout;
-    timeline::TimeRange m_view;
+    timeline::TimeRange m_view; // display time
     QScrollBar* m_vbar;
     int m_tzOffset = 0;
 
@@ -216,17 +256,19 @@ private:
     bool m_cacheValid = false;
     std::vector<CachedRow> m_cachedRows;
     std::vector<CachedMarker> m_cachedMarkers;
+    std::vector<CachedFold> m_cachedFolds;
 
     timeline::NavigationHistory m_history;
     uint32_t m_lastSelection = kNone; // the selection of the place being shown
     bool m_restoring = false; // back/forward is setting the selection
     bool m_noPush = false; // a selection change already pushed the place it left
     QElapsedTimer m_gesture; // running while a continuous gesture (wheel, drag, keys) goes on
-    std::optional<timeline::TimeRange> m_range;
+    std::optional<timeline::TimeRange> m_range; // display time
     bool m_rangeDragging = false;
     double m_rangeAnchor = 0;
     std::unordered_set<uint32_t> m_hits;
     std::unordered_map<uint32_t, int> m_findingMarks;
+    std::unordered_map<uint32_t, RankMark> m_rankMarks;
     bool m_showLegend = true;
     timeline::LayoutOptions m_layoutOptions;
     QSize m_canvas; // invalid: the widget's size
