@@ -31,6 +31,15 @@ class TestTimeFolds : public QObject {
         return view.compileRect(compile).width();
     }
 
+    // The view on every run of multi_rank_runtime, shown at 1280x700.
+    bool showAll(TimelineView& view)
+    {
+        view.resize(1280, 700);
+        view.setTrace(m_all);
+        view.show();
+        return QTest::qWaitForWindowExposed(&view);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -48,10 +57,7 @@ private Q_SLOTS:
     {
         CompileSelection selection;
         TimelineView view(&selection);
-        view.resize(1280, 700);
-        view.setTrace(m_all);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showAll(view));
         const auto& layout = view.layout();
         // One fold: between the end of run 1 and the start of run 2.
         QCOMPARE(layout.folding().folds().size(), size_t(1));
@@ -98,10 +104,7 @@ private Q_SLOTS:
     {
         CompileSelection selection;
         TimelineView view(&selection);
-        view.resize(1280, 700);
-        view.setTrace(m_all);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showAll(view));
         const auto shown = view.viewRange();
         // Alt+click on the break: that gap to scale.
         int breakX = -1;
