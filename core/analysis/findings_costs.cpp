@@ -61,19 +61,32 @@ void coldStart(Context& cx)
             totals[c.file] += c.durationUs();
     const size_t file
         = static_cast<size_t>(std::max_element(totals.begin(), totals.end()) - totals.begin());
-    double total = 0;
     uint32_t first = kNone;
     std::vector<uint32_t> timed;
+    std::vector<std::pair<double, double>> spans;
     for (const Compile& c : t.compiles) {
         if (c.startRecord == kNone || c.durationUs() <= 0 || c.file != file)
             continue;
-        total += c.durationUs();
+        spans.push_back({ c.startUs, c.endUs });
         timed.push_back(c.index);
         if (first == kNone || c.startUs < t.compiles[first].startUs)
             first = c.index;
     }
     if (first == kNone)
         return;
+    // Time spent compiling is the union of the compiles' spans: compiles can overlap (a frame
+    // compiled while another one compiles, or several compiles given one span by the log), and
+    // their sum then exceeded the traced wall time ("6.68 s of the 4.88 s").
+    std::sort(spans.begin(), spans.end());
+    double total = 0, openStart = spans.front().first, openEnd = spans.front().second;
+    for (const auto& [a, b] : spans) {
+        if (a > openEnd) {
+            total += openEnd - openStart;
+            openStart = a;
+        }
+        openEnd = std::max(openEnd, b);
+    }
+    total += openEnd - openStart;
     const double wall = tracedWallUs(t, t.files[file]);
     Finding& f = cx.add("cold-start", FindingSeverity::Note, t.compiles[first].frame);
     const Compile& c0 = t.compiles[first];
