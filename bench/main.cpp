@@ -3,6 +3,8 @@
 //   scan_s             memchr newline count over the same files, mapped (the loader reads them)
 //   load_s             dynascope::load() of every file (default threads)
 //   parallel_load_s    the same (threads = hardware concurrency); serial_load_s: threads = 1
+//   verified_load_s    load_s with payload hashes checked as the chunks are scanned (what
+//                      dynascope-cli summary does by default); verified_over_load, their ratio
 //   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after), less the
 //                      buffers the files were read into (measured alone the same way)
 //   peak_rss_mb        getrusage maximum resident set (file pages the mappings touched included)
@@ -513,14 +515,22 @@ int main(int argc, char** argv)
 
     // CPU time (user + system, all threads) next to the wall time: on a shared machine the wall
     // time includes waiting for a core, the CPU time does not.
-    auto loadSeries = [&](unsigned threads, const char* what) {
+    // Payload hashes: checked as the chunks are scanned (Verify::InScan, what dynascope-cli
+    // does by default), or by Trace::verifyPayloads() after an unverified load (Verify::After).
+    enum class Verify { No, InScan, After };
+    auto loadSeries = [&](unsigned threads, const char* what, Verify verify = Verify::No) {
         std::vector<double> wall, cpu;
         dynascope::LoadOptions o;
         o.threads = threads;
+        o.verifyPayloads = verify == Verify::InScan;
         for (int i = 0; i < a.runs; ++i) {
             const double c0 = cpuSeconds();
             auto t0 = Clock::now();
             auto r = dynascope::load(paths, o);
+            if (verify != Verify::No && r.trace) {
+                volatile size_t n = r.trace->verifyPayloads().diagnostics.size();
+                (void)n;
+            }
             wall.push_back(seconds(Clock::now() - t0));
             cpu.push_back(cpuSeconds() - c0);
         }
@@ -530,6 +540,15 @@ int main(int argc, char** argv)
     };
     const double load = loadSeries(0, "load (default threads)");
     const double serial = loadSeries(1, "load (1 thread)");
+    const double verified
+        = loadSeries(0, "load verifying payload hashes as it scans", Verify::InScan);
+    const double verifiedAfter
+        = loadSeries(0, "load, then payload hashes verified after it", Verify::After);
+    std::fprintf(stderr,
+        "dynascope-bench: verified load %.3f s (%.2fx the unverified load), verified after the "
+        "load %.3f s (%.2fx)\n",
+        verified, load > 0 ? verified / load : 0.0, verifiedAfter,
+        load > 0 ? verifiedAfter / load : 0.0);
     const double scanS = median(scan);
     {
         double inputMb = 0;
@@ -603,7 +622,8 @@ int main(int argc, char** argv)
     const double heapMb = (heapAfter - heapBefore) / (1024.0 * 1024.0);
     std::printf("{\"bytes\": %llu, \"records\": %llu, \"compiles\": %llu, \"scan_s\": %s, "
                 "\"load_s\": %s, \"load_over_scan\": %s, \"parallel_load_s\": %s, "
-                "\"serial_load_s\": %s, \"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
+                "\"serial_load_s\": %s, \"verified_load_s\": %s, \"verified_over_load\": %s, "
+                "\"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
                 "\"render_ms_median\": %s, \"render_ms_p95\": %s, \"hover_ms_median\": %s, "
                 "\"app_first_paint_ms\": %s, \"example_shown_ms\": %s, \"tlparse_s\": %s, "
                 "\"tlparse_file_load_s\": %s, \"tlparse_over_load\": %s}\n",
@@ -611,10 +631,12 @@ int main(int argc, char** argv)
         static_cast<unsigned long long>(trace ? trace->records.size() : 0),
         static_cast<unsigned long long>(trace ? trace->compileCount() : 0), num(scanS, 4).c_str(),
         num(load, 4).c_str(), num(scanS > 0 ? load / scanS : std::optional<double>(), 2).c_str(),
-        num(load, 4).c_str(), num(serial, 4).c_str(), num(heapMb, 1).c_str(),
-        num(peakRss, 1).c_str(), num(renderMedian, 2).c_str(), num(renderP95, 2).c_str(),
-        num(hoverMedian, 2).c_str(), num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str(),
-        num(tlparseS, 3).c_str(), num(loadFirstS, 4).c_str(), num(tlparseOverLoad, 1).c_str());
+        num(load, 4).c_str(), num(serial, 4).c_str(), num(verified, 4).c_str(),
+        num(load > 0 ? verified / load : std::optional<double>(), 2).c_str(),
+        num(heapMb, 1).c_str(), num(peakRss, 1).c_str(), num(renderMedian, 2).c_str(),
+        num(renderP95, 2).c_str(), num(hoverMedian, 2).c_str(), num(firstPaint, 0).c_str(),
+        num(exampleShown, 0).c_str(), num(tlparseS, 3).c_str(), num(loadFirstS, 4).c_str(),
+        num(tlparseOverLoad, 1).c_str());
     std::fflush(stdout);
 
     trace.reset();

@@ -7,14 +7,15 @@
 
 namespace dynascope {
 
-ChunkPipeline::ChunkPipeline(
-    const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers, ScanHook hook)
+ChunkPipeline::ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers,
+    bool verifyPayloads, ScanHook hook)
     : m_buffer(buffer)
     , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
     , m_window(2 * (size_t(helpers) + 1))
     , m_ready(m_chunks)
     , m_starts(m_chunks + 1, buffer.size())
     , m_hook(std::move(hook))
+    , m_verifyPayloads(verifyPayloads)
 {
     // Chunk k starts at the first line at or after k * chunkBytes that can start a record
     // (chunkStart). A start found past the next boundary is that chunk's start too, so no byte is
@@ -91,7 +92,7 @@ void ChunkPipeline::scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) con
     if (m_hook)
         m_hook(k);
     const uint64_t b = m_starts[k];
-    scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out);
+    scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out, m_verifyPayloads);
 }
 
 void ChunkPipeline::work()

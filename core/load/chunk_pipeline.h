@@ -28,8 +28,9 @@ public:
     // it to make a scan throw; the loader passes none).
     using ScanHook = std::function<void(size_t chunk)>;
 
-    ChunkPipeline(
-        const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers, ScanHook hook = {});
+    // `verifyPayloads`: the scans check payload hashes (ChunkScanner::scan).
+    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers,
+        bool verifyPayloads = false, ScanHook hook = {});
     ~ChunkPipeline();
     ChunkPipeline(const ChunkPipeline&) = delete;
     ChunkPipeline& operator=(const ChunkPipeline&) = delete;
@@ -61,6 +62,7 @@ private:
     std::vector<Slot> m_ready;
     std::vector<uint64_t> m_starts; // chunk k is [m_starts[k], m_starts[k + 1])
     const ScanHook m_hook;
+    const bool m_verifyPayloads;
     size_t m_nextClaim = 0; // chunks below it are being scanned or done
     size_t m_consumed = 0; // chunks handed to the consumer
     bool m_quit = false;

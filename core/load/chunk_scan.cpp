@@ -85,7 +85,8 @@ void ChunkScanner::parseChromium(const InputBuffer& buffer, ScannedChunk& out, S
             ev.argsId = CompileId::parse(*s);
 }
 
-void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out)
+void ChunkScanner::scan(
+    const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out, bool verifyPayloads)
 {
     out.begin = begin;
     out.end = end;
@@ -109,6 +110,11 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         ScannedHeader& h = out.headers[open];
         if (!(h.record.flags & kBadJson) && h.env.kind == "chromium_event")
             parseChromium(buffer, out, h);
+        // The extent is final here (the record's last payload line is in this chunk). Whether
+        // the record is cut by the end of the file is the builder's to say: it drops the
+        // result then (a truncated record is not checked).
+        if (verifyPayloads && h.record.hasPayload())
+            h.payloadMismatch = !m_hashes.matches(buffer, h.record);
         open = kNoHeader;
     };
     while (lines.next(line)) {

@@ -1,0 +1,34 @@
+// A record's payload read from its file's buffer: the text (tabs stripped, lines joined), and
+// whether it matches the has_payload MD5 its header declares. The trace model (Trace::payload,
+// Trace::payloadHashMatches, lazy guard trees, Trace::verifyPayloads) and the loader's chunk
+// scanners, which check every payload as they scan it (LoadOptions::verifyPayloads), share this
+// code, so both give the same answer for every record.
+#pragma once
+
+#include "core/util/md5.h"
+
+#include <string>
+
+namespace dynascope {
+
+class InputBuffer;
+struct Record;
+
+// Payload text of `r`: one tab stripped per line, joined with '\n', CR removed. Blank lines
+// inside a payload are dropped, unless keeping them (as empty lines: an editor stripped their
+// lone tab) gives the text whose MD5 the header declares.
+std::string recordPayload(const InputBuffer& buffer, const Record& r);
+
+// Checks payloads against their declared MD5, reusing its digest and text buffers from one call
+// to the next: one per thread.
+class PayloadHashCheck {
+public:
+    // Whether the payload matches its has_payload MD5 (true when the header declares none).
+    bool matches(const InputBuffer& buffer, const Record& r);
+
+private:
+    Md5Hasher m_md5;
+    std::string m_text, m_kept; // decoded payloads (their capacity kept unless it grew large)
+};
+
+} // namespace dynascope
