@@ -97,6 +97,7 @@ void ChunkScanner::scan(
     out.kindIndex.clear();
     out.lines = 0;
     out.lastTerminated = true;
+    m_verify.clear();
     const char* base = buffer.data();
     LineSplitter lines(std::string_view(base + begin, end - begin));
     Line line;
@@ -110,11 +111,12 @@ void ChunkScanner::scan(
         ScannedHeader& h = out.headers[open];
         if (!(h.record.flags & kBadJson) && h.env.kind == "chromium_event")
             parseChromium(buffer, out, h);
-        // The extent is final here (the record's last payload line is in this chunk). Whether
-        // the record is cut by the end of the file is the builder's to say: it drops the
-        // result then (a truncated record is not checked).
+        // The extent is final here (the record's last payload line is in this chunk); the
+        // hashes are checked together at the end of the chunk. Whether the record is cut by the
+        // end of the file is the builder's to say: it drops the result then (a truncated
+        // record is not checked).
         if (verifyPayloads && h.record.hasPayload())
-            h.payloadMismatch = !m_hashes.matches(buffer, h.record);
+            m_verify.push_back(open);
         open = kNoHeader;
     };
     while (lines.next(line)) {
@@ -204,6 +206,14 @@ void ChunkScanner::scan(
         out.headers.push_back(std::move(h));
     }
     close();
+    if (!m_verify.empty()) {
+        m_verifyRecords.clear();
+        for (uint32_t i : m_verify)
+            m_verifyRecords.push_back(&out.headers[i].record);
+        m_hashes.matchMany(buffer, m_verifyRecords, m_matched);
+        for (size_t k = 0; k < m_verify.size(); ++k)
+            out.headers[m_verify[k]].payloadMismatch = !m_matched[k];
+    }
 }
 
 } // namespace dynascope

@@ -98,6 +98,9 @@ private:
 
     EnvelopeParser m_envelope;
     PayloadHashCheck m_hashes;
+    std::vector<uint32_t> m_verify; // headers of the chunk whose payload hash is to be checked
+    std::vector<const Record*> m_verifyRecords;
+    std::vector<uint8_t> m_matched;
     struct Dom;
     std::unique_ptr<Dom> m_dom; // simdjson's DOM parser (kept out of this header)
 };

@@ -6,13 +6,12 @@
 namespace dynascope {
 
 namespace {
-// Joins payload lines into `out`, one tab stripped from each. Blank lines inside a payload are
-// either inserted by a tool (skip them) or payload lines whose lone tab an editor stripped (keep
-// them as empty lines); `keepBlank` chooses.
-void decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::string& out)
+// Appends payload lines to `out`, one tab stripped from each, joined with '\n'. Blank lines
+// inside a payload are either inserted by a tool (skip them) or payload lines whose lone tab an
+// editor stripped (keep them as empty lines); `keepBlank` chooses.
+void appendPayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::string& out)
 {
-    out.clear();
-    out.reserve(bytes.size());
+    out.reserve(out.size() + bytes.size());
     size_t pos = 0;
     bool first = true;
     while (pos < bytes.size()) {
@@ -34,6 +33,12 @@ void decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::
         out += line;
         first = false;
     }
+}
+
+void decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::string& out)
+{
+    out.clear();
+    appendPayload(bytes, keepBlank, sawBlank, out);
 }
 
 std::string_view headerLine(const InputBuffer& buffer, const Record& r)
@@ -69,8 +74,19 @@ std::string_view declaredHash(std::string_view header)
 // A buffer that grew for one huge payload goes back rather than stay with the scanner.
 void release(std::string& s)
 {
-    if (s.capacity() > (4u << 20))
+    if (s.capacity() > (16u << 20))
         std::string().swap(s);
+}
+
+bool sameHex(const unsigned char (&digest)[16], std::string_view want)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (want.size() != 32)
+        return false;
+    for (int i = 0; i < 16; ++i)
+        if (want[2 * i] != hex[digest[i] >> 4] || want[2 * i + 1] != hex[digest[i] & 15])
+            return false;
+    return true;
 }
 } // namespace
 
@@ -122,6 +138,42 @@ bool PayloadHashCheck::matches(const InputBuffer& buffer, const Record& r)
         match = m_md5.hex(text, hex) && got == want;
     release(m_text);
     return match;
+}
+
+void PayloadHashCheck::matchMany(const InputBuffer& buffer,
+    const std::vector<const Record*>& records, std::vector<uint8_t>& matched)
+{
+    matched.assign(records.size(), 1);
+    m_arena.clear();
+    m_pending.clear();
+    for (size_t i = 0; i < records.size(); ++i) {
+        const Record& r = *records[i];
+        if (!r.hasPayload())
+            continue;
+        const size_t offset = m_arena.size();
+        bool sawBlank = false;
+        if (r.payloadLength > 0)
+            appendPayload(payloadBytes(buffer, r), false, sawBlank, m_arena);
+        if (sawBlank) {
+            // Two readings to weigh against the header (rare): one by one, as matches() does.
+            m_arena.resize(offset);
+            matched[i] = matches(buffer, r);
+            continue;
+        }
+        m_pending.push_back({ i, offset, m_arena.size() - offset });
+    }
+    // The arena is complete (no more moves): the messages can point into it.
+    m_messages.resize(m_pending.size());
+    for (size_t k = 0; k < m_pending.size(); ++k)
+        m_messages[k].data
+            = std::string_view(m_arena).substr(m_pending[k].offset, m_pending[k].size);
+    md5Many(m_messages.data(), m_messages.size());
+    for (size_t k = 0; k < m_pending.size(); ++k) {
+        const Record& r = *records[m_pending[k].record];
+        matched[m_pending[k].record]
+            = sameHex(m_messages[k].digest, declaredHash(headerLine(buffer, r)));
+    }
+    release(m_arena);
 }
 
 } // namespace dynascope

@@ -1,0 +1,169 @@
+#include "core/util/md5_many.h"
+
+#include <openssl/evp.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+// The compression function is written once with GCC's vector extensions and compiled for
+// AVX-512, AVX2 and the baseline (SSE2), picked at load time by the CPU that runs it.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define DYNASCOPE_MD5_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DYNASCOPE_MD5_CLONES
+#endif
+
+namespace dynascope {
+
+namespace {
+constexpr int kLanes = 16;
+using Vec = uint32_t __attribute__((vector_size(kLanes * sizeof(uint32_t))));
+
+// Messages past this size are hashed by OpenSSL: one long message in a lane leaves the other
+// lanes idle once the short ones are done.
+constexpr size_t kScalarBytes = 64u << 10;
+
+constexpr uint32_t kK[64] = { 0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf,
+    0x4787c62a, 0xa8304613, 0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122,
+    0xfd987193, 0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
+    0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905,
+    0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44,
+    0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039,
+    0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3,
+    0x8f0ccc92, 0xffeff47d, 0x85845dd1, 0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82,
+    0xbd3af235, 0x2ad7d2bb, 0xeb86d391 };
+constexpr int kShift[4][4]
+    = { { 7, 12, 17, 22 }, { 5, 9, 14, 20 }, { 4, 11, 16, 23 }, { 6, 10, 15, 21 } };
+constexpr uint32_t kInit[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
+
+// Which message word step i reads.
+constexpr int word(int i)
+{
+    return i < 16 ? i : i < 32 ? (5 * i + 1) % 16 : i < 48 ? (3 * i + 5) % 16 : (7 * i) % 16;
+}
+
+// One 64-byte block of every lane: state[k][lane] += MD5 rounds over w[word][lane]. Arrays in
+// memory, not vectors, cross the call (a vector argument's ABI depends on the clone).
+DYNASCOPE_MD5_CLONES
+void compress(uint32_t (&state)[4][kLanes], const uint32_t (&w)[16][kLanes])
+{
+    Vec m[16];
+    for (int j = 0; j < 16; ++j)
+        std::memcpy(&m[j], w[j], sizeof(Vec));
+    Vec v[4];
+    for (int k = 0; k < 4; ++k)
+        std::memcpy(&v[k], state[k], sizeof(Vec));
+    Vec a = v[0], b = v[1], c = v[2], d = v[3];
+#pragma GCC unroll 64
+    for (int i = 0; i < 64; ++i) {
+        Vec f;
+        if (i < 16)
+            f = d ^ (b & (c ^ d));
+        else if (i < 32)
+            f = c ^ (d & (b ^ c));
+        else if (i < 48)
+            f = b ^ c ^ d;
+        else
+            f = c ^ (b | ~d);
+        f = f + a + kK[i] + m[word(i)];
+        const int s = kShift[i / 16][i % 4];
+        a = d;
+        d = c;
+        c = b;
+        b = b + ((f << s) | (f >> (32 - s)));
+    }
+    v[0] += a;
+    v[1] += b;
+    v[2] += c;
+    v[3] += d;
+    for (int k = 0; k < 4; ++k)
+        std::memcpy(state[k], &v[k], sizeof(Vec));
+}
+
+void scalarMd5(Md5Message& m)
+{
+    unsigned int length = 0;
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    if (EVP_Digest(m.data.data(), m.data.size(), digest, &length, EVP_md5(), nullptr) == 1
+        && length == 16)
+        std::memcpy(m.digest, digest, 16);
+    else
+        std::memset(m.digest, 0, 16);
+}
+
+struct Lane {
+    Md5Message* message = nullptr; // null: idle
+    uint64_t block = 0, blocks = 0, full = 0; // full: blocks read from the message itself
+    unsigned char tail[128]; // the last bytes, padded, and the bit length
+};
+} // namespace
+
+void md5Many(Md5Message* messages, size_t count)
+{
+    if constexpr (std::endian::native != std::endian::little) {
+        for (size_t i = 0; i < count; ++i)
+            scalarMd5(messages[i]);
+        return;
+    }
+    alignas(64) uint32_t state[4][kLanes] = {};
+    alignas(64) uint32_t w[16][kLanes] = {};
+    Lane lanes[kLanes];
+    size_t next = 0;
+    // Gives lane l the next message that fits a lane; false when none is left.
+    auto start = [&](int l) {
+        Lane& lane = lanes[l];
+        lane.message = nullptr;
+        while (next < count) {
+            Md5Message& m = messages[next++];
+            if (m.data.size() > kScalarBytes) {
+                scalarMd5(m);
+                continue;
+            }
+            const size_t size = m.data.size();
+            lane.message = &m;
+            lane.block = 0;
+            lane.full = size / 64;
+            const size_t rest = size % 64;
+            const size_t tailBlocks = rest + 9 <= 64 ? 1 : 2;
+            lane.blocks = lane.full + tailBlocks;
+            std::memset(lane.tail, 0, sizeof lane.tail);
+            std::memcpy(lane.tail, m.data.data() + lane.full * 64, rest);
+            lane.tail[rest] = 0x80;
+            const uint64_t bits = uint64_t(size) * 8;
+            std::memcpy(lane.tail + tailBlocks * 64 - 8, &bits, 8); // little-endian
+            for (int k = 0; k < 4; ++k)
+                state[k][l] = kInit[k];
+            return true;
+        }
+        return false;
+    };
+    int active = 0;
+    for (int l = 0; l < kLanes; ++l)
+        active += start(l);
+    while (active > 0) {
+        for (int l = 0; l < kLanes; ++l) {
+            const Lane& lane = lanes[l];
+            if (!lane.message)
+                continue;
+            const unsigned char* p = lane.block < lane.full
+                ? reinterpret_cast<const unsigned char*>(lane.message->data.data())
+                    + lane.block * 64
+                : lane.tail + (lane.block - lane.full) * 64;
+            for (int j = 0; j < 16; ++j)
+                std::memcpy(&w[j][l], p + 4 * j, 4);
+        }
+        compress(state, w);
+        for (int l = 0; l < kLanes; ++l) {
+            Lane& lane = lanes[l];
+            if (!lane.message || ++lane.block < lane.blocks)
+                continue;
+            for (int k = 0; k < 4; ++k)
+                std::memcpy(lane.message->digest + 4 * k, &state[k][l], 4);
+            if (!start(l))
+                --active;
+        }
+    }
+}
+
+} // namespace dynascope
