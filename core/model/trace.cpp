@@ -204,11 +204,26 @@ Trace::PayloadCheck Trace::verifyPayloads() const
         if (f.payloadMismatches) {
             found = *f.payloadMismatches; // the loader checked the file as it scanned it
         } else {
+            // In batches, hashed side by side (PayloadHashCheck::matchMany).
             PayloadHashCheck hashes;
-            for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r)
-                if (records[r].hasPayload() && !(records[r].flags & kTruncated)
-                    && !hashes.matches(*f.buffer, records[r]))
-                    found.add(r - f.firstRecord, records[r].line);
+            std::vector<const Record*> batch;
+            std::vector<uint8_t> matched;
+            auto flush = [&] {
+                hashes.matchMany(*f.buffer, batch, matched);
+                for (size_t k = 0; k < batch.size(); ++k)
+                    if (!matched[k])
+                        found.add(static_cast<uint32_t>(batch[k] - &records[f.firstRecord]),
+                            batch[k]->line);
+                batch.clear();
+            };
+            for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
+                if (!records[r].hasPayload() || (records[r].flags & kTruncated))
+                    continue;
+                batch.push_back(&records[r]);
+                if (batch.size() == 1024)
+                    flush();
+            }
+            flush();
         }
         check.mismatchesPerFile[fi] = found.count;
         // An edited file can mismatch on every payload: list the first few, count the rest.

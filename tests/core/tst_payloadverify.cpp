@@ -1,7 +1,8 @@
 // Payload verification done while the chunks of a file are scanned (LoadOptions::verifyPayloads,
 // core/load/chunk_scan.h) finds exactly what the check after the load finds (Trace::verifyPayloads
 // reading every payload of a trace loaded without it): the same count per file and the same
-// diagnostics in the same order, at every chunk size and thread count. On planted mismatches
+// diagnostics in the same order, at every chunk size and thread count; and both agree with the
+// check as it was first written (record by record, OpenSSL, Trace::payload). On planted mismatches
 // (the md5_mismatches shape, past the 20 listed one by one; edited payloads of a scale trace),
 // on payloads of several KB that the nominal chunk boundaries fall inside (chunks of 64 bytes to
 // 64 KB), on the edge cases of payload decoding (blank lines inside a payload, CRLF, a missing
@@ -36,6 +37,51 @@ QStringList describe(const Trace::PayloadCheck& check)
     return out;
 }
 
+// The check as it was written before the loader did it, record by record: the payload text
+// (Trace::payload), its MD5 by OpenSSL, against the last has_payload value of the header JSON.
+// Per file: the lines of the records that do not match.
+std::vector<std::vector<uint64_t>> oracle(const Trace& t)
+{
+    std::vector<std::vector<uint64_t>> out(t.files.size());
+    for (size_t fi = 0; fi < t.files.size(); ++fi) {
+        const TraceFile& f = t.files[fi];
+        for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
+            if (!t.records[r].hasPayload() || (t.records[r].flags & kTruncated))
+                continue;
+            const std::string_view json = t.headerJson(r);
+            size_t p = json.rfind("\"has_payload\"");
+            std::string_view want;
+            if (p != std::string_view::npos && (p = json.find('"', p + 13)) != json.npos) {
+                const size_t e = json.find('"', p + 1);
+                if (e != json.npos)
+                    want = json.substr(p + 1, e - p - 1);
+            }
+            if (md5Hex(t.payload(r)) != want)
+                out[fi].push_back(t.records[r].line);
+        }
+    }
+    return out;
+}
+
+// Whether `check` says what the oracle says: the counts, and the lines of those listed.
+bool agreesWithOracle(const Trace& t, const Trace::PayloadCheck& check)
+{
+    const auto lines = oracle(t);
+    size_t d = 0;
+    for (size_t fi = 0; fi < lines.size(); ++fi) {
+        if (check.mismatchesPerFile[fi] != lines[fi].size())
+            return false;
+        for (size_t k = 0; k < std::min<size_t>(lines[fi].size(), 20); ++k) {
+            while (d < check.diagnostics.size() && check.diagnostics[d].file != t.files[fi].path)
+                ++d;
+            if (d == check.diagnostics.size() || check.diagnostics[d].line != lines[fi][k])
+                return false;
+            ++d;
+        }
+    }
+    return true;
+}
+
 struct BuildSettings {
     unsigned threads = 1;
     uint64_t chunkBytes = 1ull << 40; // one chunk
@@ -68,6 +114,9 @@ Trace::PayloadCheck compareAll(
     if (after->files[0].payloadMismatches)
         qFatal("an unverified load recorded payload mismatches");
     const Trace::PayloadCheck want = after->verifyPayloads();
+    if (!agreesWithOracle(*after, want))
+        QTest::qFail((path + ": the check after the load differs from the oracle").c_str(),
+            __FILE__, __LINE__);
     const std::string wantJson = summaryJson(*after);
     for (unsigned threads : { 1u, 2u, 3u }) {
         for (uint64_t chunk :
@@ -285,6 +334,7 @@ private Q_SLOTS:
         auto plain = load({ path.string() });
         QVERIFY(!plain.trace->files[0].payloadMismatches);
         QCOMPARE(summaryJson(*verified.trace), summaryJson(*plain.trace));
+        QVERIFY(agreesWithOracle(*verified.trace, verified.trace->verifyPayloads()));
     }
 
     // Through load(): several files (each checked by its own scan, indices shifted by the
@@ -320,6 +370,7 @@ private Q_SLOTS:
         QCOMPARE(
             describe(verified.trace->verifyPayloads()), describe(plain.trace->verifyPayloads()));
         QCOMPARE(summaryJson(*verified.trace), summaryJson(*plain.trace));
+        QVERIFY(agreesWithOracle(*verified.trace, verified.trace->verifyPayloads()));
     }
 };
 
