@@ -3,8 +3,8 @@
 // chain of dependent steps, so one message goes no faster than OpenSSL hashes it; a trace's
 // payloads are many and mostly a few KB, and side by side they hash several times faster (the
 // loader's scanners check every payload against its has_payload MD5: LoadOptions::verifyPayloads).
-// Long messages go to OpenSSL, where a lane would only idle the others. Checked against OpenSSL
-// by tests/core/tst_md5many.cpp.
+// A message of more than a quarter of the batch's bytes goes to OpenSSL: in a lane it would
+// end with the others idle. Checked against OpenSSL by tests/core/tst_md5many.cpp.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
 // md5Many (core/util/md5_many.h), the multi-buffer MD5 the loader checks payloads with, gives
 // OpenSSL's digest for every message: lengths around the padding edges (55, 56, 63, 64 and 119
-// bytes need one or two padding blocks), empty messages, long ones (OpenSSL's path), and batches
-// of fewer, as many and more messages than lanes, mixed in length so lanes finish apart.
+// bytes need one or two padding blocks), empty messages, long ones (in lanes, or by OpenSSL when
+// one would end alone), and batches of fewer, as many and more messages than lanes, mixed in
+// length so lanes finish apart.
 #include "core/util/md5.h"
 #include "core/util/md5_many.h"
 
@@ -65,6 +66,26 @@ private Q_SLOTS:
         checkBatch(texts);
     }
 
+    // Long messages: many of them share the lanes; one among short ones goes to OpenSSL.
+    void longMessages()
+    {
+        std::mt19937 rng(7);
+        auto text = [&](size_t n) {
+            std::string s(n, '\0');
+            for (char& c : s)
+                c = static_cast<char>(rng());
+            return s;
+        };
+        std::vector<std::string> many;
+        for (int i = 0; i < 40; ++i)
+            many.push_back(text(100000 + rng() % 50000));
+        checkBatch(many);
+        std::vector<std::string> one { text(300000) };
+        for (int i = 0; i < 30; ++i)
+            one.push_back(text(rng() % 3000));
+        checkBatch(one);
+    }
+
     void batchSizes_data()
     {
         QTest::addColumn<int>("count");
@@ -77,7 +98,7 @@ private Q_SLOTS:
         std::mt19937 rng(static_cast<unsigned>(count));
         std::vector<std::string> texts;
         for (int i = 0; i < count; ++i) {
-            // Mostly short, some of several KB, now and then past the lanes' limit (64 KB).
+            // Mostly short, some of several KB, now and then one of 70 KB.
             const size_t n = i % 97 == 5 ? 70000 + rng() % 5000
                 : i % 7 == 0             ? rng() % 9000
                                          : rng() % 200;
