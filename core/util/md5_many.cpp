@@ -18,7 +18,7 @@
 namespace dynascope {
 
 namespace {
-constexpr int kLanes = 16;
+constexpr int kLanes = 16; // = the words of a block: compress() transposes 16 x 16
 using Vec = uint32_t __attribute__((vector_size(kLanes * sizeof(uint32_t))));
 
 constexpr uint64_t kScalarShare = 4; // see md5Many
@@ -42,15 +42,54 @@ constexpr int word(int i)
     return i < 16 ? i : i < 32 ? (5 * i + 1) % 16 : i < 48 ? (3 * i + 5) % 16 : (7 * i) % 16;
 }
 
-// One 64-byte block of every lane: state[k][lane] += MD5 rounds over w[word][lane]. Arrays in
+// Masks of the transposition in compress(): step h swaps the off-diagonal h x h blocks of each
+// pair of rows i, i + h (i & h == 0). With two-input shuffles (index 16 + c is b[c]):
+// low[c] = c & h ? b[c - h] : a[c], high[c] = c & h ? b[c] : a[c + h].
+template <int H> constexpr uint32_t lowIndex(int c)
+{
+    return (c & H) ? 16 + (c - H) : c;
+}
+template <int H> constexpr uint32_t highIndex(int c)
+{
+    return (c & H) ? 16 + c : c + H;
+}
+#define DYNASCOPE_MASK(F, H)                                                                       \
+    Vec                                                                                            \
+    {                                                                                              \
+        F<H>(0), F<H>(1), F<H>(2), F<H>(3), F<H>(4), F<H>(5), F<H>(6), F<H>(7), F<H>(8), F<H>(9),  \
+            F<H>(10), F<H>(11), F<H>(12), F<H>(13), F<H>(14), F<H>(15)                             \
+    }
+
+template <int H> inline void transposeStep(Vec (&r)[16])
+{
+    const Vec low = DYNASCOPE_MASK(lowIndex, H);
+    const Vec high = DYNASCOPE_MASK(highIndex, H);
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) {
+        if (i & H)
+            continue;
+        const Vec a = r[i], b = r[i + H];
+        r[i] = __builtin_shuffle(a, b, low);
+        r[i + H] = __builtin_shuffle(a, b, high);
+    }
+}
+
+// One 64-byte block of every lane (rows[lane]): state[k][lane] += MD5 rounds over it. The blocks
+// are loaded as rows and transposed in registers into the message words of all lanes. Arrays in
 // memory, not vectors, cross the call (a vector argument's ABI depends on the clone).
 DYNASCOPE_MD5_CLONES
-void compress(uint32_t (&state)[4][kLanes], const uint32_t (&w)[16][kLanes])
+void compress(uint32_t (&state)[4][kLanes], const unsigned char* const (&rows)[kLanes])
 {
     Vec m[16];
-    for (int j = 0; j < 16; ++j)
-        std::memcpy(&m[j], w[j], sizeof(Vec));
+#pragma GCC unroll 16
+    for (int l = 0; l < kLanes; ++l)
+        std::memcpy(&m[l], rows[l], sizeof(Vec)); // little-endian words
+    transposeStep<8>(m);
+    transposeStep<4>(m);
+    transposeStep<2>(m);
+    transposeStep<1>(m);
     Vec v[4];
+#pragma GCC unroll 4
     for (int k = 0; k < 4; ++k)
         std::memcpy(&v[k], state[k], sizeof(Vec));
     Vec a = v[0], b = v[1], c = v[2], d = v[3];
@@ -76,6 +115,7 @@ void compress(uint32_t (&state)[4][kLanes], const uint32_t (&w)[16][kLanes])
     v[1] += b;
     v[2] += c;
     v[3] += d;
+#pragma GCC unroll 4
     for (int k = 0; k < 4; ++k)
         std::memcpy(state[k], &v[k], sizeof(Vec));
 }
@@ -133,7 +173,8 @@ void md5Many(Md5Message* messages, size_t count)
         scalarMd5(m);
     }
     alignas(64) uint32_t state[4][kLanes] = {};
-    alignas(64) uint32_t w[16][kLanes] = {};
+    static const unsigned char idle[64] = {}; // what an idle lane hashes (thrown away)
+    const unsigned char* rows[kLanes];
     Lane lanes[kLanes];
     // Gives lane l the next message; false when none is left.
     auto start = [&](int l) {
@@ -165,16 +206,13 @@ void md5Many(Md5Message* messages, size_t count)
     while (active > 0) {
         for (int l = 0; l < kLanes; ++l) {
             const Lane& lane = lanes[l];
-            if (!lane.message)
-                continue;
-            const unsigned char* p = lane.block < lane.full
+            rows[l] = !lane.message ? idle
+                : lane.block < lane.full
                 ? reinterpret_cast<const unsigned char*>(lane.message->data.data())
                     + lane.block * 64
                 : lane.tail + (lane.block - lane.full) * 64;
-            for (int j = 0; j < 16; ++j)
-                std::memcpy(&w[j][l], p + 4 * j, 4);
         }
-        compress(state, w);
+        compress(state, rows);
         for (int l = 0; l < kLanes; ++l) {
             Lane& lane = lanes[l];
             if (!lane.message || ++lane.block < lane.blocks)
