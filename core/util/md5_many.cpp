@@ -53,24 +53,25 @@ template <int H> constexpr uint32_t highIndex(int c)
 {
     return (c & H) ? 16 + c : c + H;
 }
-#define DYNASCOPE_MASK(F, H)                                                                       \
-    Vec                                                                                            \
-    {                                                                                              \
-        F<H>(0), F<H>(1), F<H>(2), F<H>(3), F<H>(4), F<H>(5), F<H>(6), F<H>(7), F<H>(8), F<H>(9),  \
-            F<H>(10), F<H>(11), F<H>(12), F<H>(13), F<H>(14), F<H>(15)                             \
-    }
+#define DYNASCOPE_INDICES(F, H)                                                                    \
+    F<H>(0), F<H>(1), F<H>(2), F<H>(3), F<H>(4), F<H>(5), F<H>(6), F<H>(7), F<H>(8), F<H>(9),      \
+        F<H>(10), F<H>(11), F<H>(12), F<H>(13), F<H>(14), F<H>(15)
+// Clang's shuffle takes the indices as constant arguments, GCC's as a vector.
+#if defined(__clang__)
+#define DYNASCOPE_SHUFFLE(a, b, F, H) __builtin_shufflevector(a, b, DYNASCOPE_INDICES(F, H))
+#else
+#define DYNASCOPE_SHUFFLE(a, b, F, H) __builtin_shuffle(a, b, Vec { DYNASCOPE_INDICES(F, H) })
+#endif
 
 template <int H> inline void transposeStep(Vec (&r)[16])
 {
-    const Vec low = DYNASCOPE_MASK(lowIndex, H);
-    const Vec high = DYNASCOPE_MASK(highIndex, H);
 #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) {
         if (i & H)
             continue;
         const Vec a = r[i], b = r[i + H];
-        r[i] = __builtin_shuffle(a, b, low);
-        r[i + H] = __builtin_shuffle(a, b, high);
+        r[i] = DYNASCOPE_SHUFFLE(a, b, lowIndex, H);
+        r[i + H] = DYNASCOPE_SHUFFLE(a, b, highIndex, H);
     }
 }
 
