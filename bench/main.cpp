@@ -3,6 +3,9 @@
 //   scan_s             memchr newline count over the same files, mapped (the loader reads them)
 //   load_s             dynascope::load() of every file (default threads)
 //   parallel_load_s    the same (threads = hardware concurrency); serial_load_s: threads = 1
+//   verified_load_s    a load with payload hashes checked as the chunks are scanned (what
+//                      dynascope-cli summary does by default); verified_over_load, its ratio to
+//                      an unverified load run next to it (median of the rounds' ratios)
 //   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after), less the
 //                      buffers the files were read into (measured alone the same way)
 //   peak_rss_mb        getrusage maximum resident set (file pages the mappings touched included)
@@ -530,6 +533,43 @@ int main(int argc, char** argv)
     };
     const double load = loadSeries(0, "load (default threads)");
     const double serial = loadSeries(1, "load (1 thread)");
+    // Payload hashes, as dynascope-cli summary checks them by default: loads without them,
+    // with them checked as the chunks are scanned, and with Trace::verifyPayloads() after an
+    // unverified load, one after the other in each round, so that a machine busy with something
+    // else for a while slows all three alike; verified_over_load is the median of the rounds'
+    // ratios.
+    double verified = 0, verifiedOverLoad = 0;
+    {
+        std::vector<double> wall[3], cpu[3], ratio, ratioAfter;
+        for (int i = 0; i < a.runs; ++i) {
+            for (int mode = 0; mode < 3; ++mode) {
+                dynascope::LoadOptions o;
+                o.verifyPayloads = mode == 1;
+                const double c0 = cpuSeconds();
+                auto t0 = Clock::now();
+                auto r = dynascope::load(paths, o);
+                if (mode > 0 && r.trace) {
+                    volatile size_t n = r.trace->verifyPayloads().diagnostics.size();
+                    (void)n;
+                }
+                wall[mode].push_back(seconds(Clock::now() - t0));
+                cpu[mode].push_back(cpuSeconds() - c0);
+            }
+            ratio.push_back(wall[1].back() / wall[0].back());
+            ratioAfter.push_back(wall[2].back() / wall[0].back());
+        }
+        const char* what[3] = { "unverified", "verified as scanned", "verified after the load" };
+        for (int mode = 0; mode < 3; ++mode)
+            std::fprintf(stderr,
+                "dynascope-bench: load, %s: wall %.3f s, cpu %.3f s (medians of %d)\n", what[mode],
+                median(wall[mode]), median(cpu[mode]), a.runs);
+        verified = median(wall[1]);
+        verifiedOverLoad = median(ratio);
+        std::fprintf(stderr,
+            "dynascope-bench: verified load over unverified, median of %d rounds: %.2fx as "
+            "scanned, %.2fx after the load\n",
+            a.runs, verifiedOverLoad, median(ratioAfter));
+    }
     const double scanS = median(scan);
     {
         double inputMb = 0;
@@ -603,7 +643,8 @@ int main(int argc, char** argv)
     const double heapMb = (heapAfter - heapBefore) / (1024.0 * 1024.0);
     std::printf("{\"bytes\": %llu, \"records\": %llu, \"compiles\": %llu, \"scan_s\": %s, "
                 "\"load_s\": %s, \"load_over_scan\": %s, \"parallel_load_s\": %s, "
-                "\"serial_load_s\": %s, \"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
+                "\"serial_load_s\": %s, \"verified_load_s\": %s, \"verified_over_load\": %s, "
+                "\"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
                 "\"render_ms_median\": %s, \"render_ms_p95\": %s, \"hover_ms_median\": %s, "
                 "\"app_first_paint_ms\": %s, \"example_shown_ms\": %s, \"tlparse_s\": %s, "
                 "\"tlparse_file_load_s\": %s, \"tlparse_over_load\": %s}\n",
@@ -611,10 +652,11 @@ int main(int argc, char** argv)
         static_cast<unsigned long long>(trace ? trace->records.size() : 0),
         static_cast<unsigned long long>(trace ? trace->compileCount() : 0), num(scanS, 4).c_str(),
         num(load, 4).c_str(), num(scanS > 0 ? load / scanS : std::optional<double>(), 2).c_str(),
-        num(load, 4).c_str(), num(serial, 4).c_str(), num(heapMb, 1).c_str(),
-        num(peakRss, 1).c_str(), num(renderMedian, 2).c_str(), num(renderP95, 2).c_str(),
-        num(hoverMedian, 2).c_str(), num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str(),
-        num(tlparseS, 3).c_str(), num(loadFirstS, 4).c_str(), num(tlparseOverLoad, 1).c_str());
+        num(load, 4).c_str(), num(serial, 4).c_str(), num(verified, 4).c_str(),
+        num(verifiedOverLoad, 2).c_str(), num(heapMb, 1).c_str(), num(peakRss, 1).c_str(),
+        num(renderMedian, 2).c_str(), num(renderP95, 2).c_str(), num(hoverMedian, 2).c_str(),
+        num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str(), num(tlparseS, 3).c_str(),
+        num(loadFirstS, 4).c_str(), num(tlparseOverLoad, 1).c_str());
     std::fflush(stdout);
 
     trace.reset();

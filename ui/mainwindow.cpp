@@ -298,7 +298,11 @@ void MainWindow::loadPaths(const QStringList& paths, const LoadOptions& choice)
 {
     m_pasting.clear();
     m_loadingChoice = choice;
-    m_loader->start(paths, choice);
+    // Payload hashes are checked as the files are scanned, on every core; startPayloadCheck()
+    // then reports what the load found instead of reading every payload again.
+    LoadOptions options = choice;
+    options.verifyPayloads = true;
+    m_loader->start(paths, options);
 }
 
 void MainWindow::openProbe(const QString& folder)

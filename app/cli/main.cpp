@@ -153,6 +153,9 @@ int summary(const std::vector<std::string>& args)
         return usageError("--run needs a run number, 'newest' or 'all'");
     if (paths.empty())
         return usageError("summary needs at least one PATH");
+    // The payload hashes are checked as the files are scanned, on the scanning threads; the
+    // check below only reports what the load found.
+    options.verifyPayloads = summaryOptions.verifyPayloads;
     auto result = dynascope::load(paths, options);
     if (!result.errors.empty()) {
         for (const auto& e : result.errors)
@@ -418,6 +421,7 @@ int report(const std::vector<std::string>& args)
     if (paths.empty())
         return usageError("report needs at least one PATH");
     format = formatFor(format, output);
+    options.verifyPayloads = reportOptions.verifyPayloads; // as for summary
     auto loaded = loadInputs(paths, options);
     if (!loaded)
         return 2;

@@ -7,14 +7,15 @@
 
 namespace dynascope {
 
-ChunkPipeline::ChunkPipeline(
-    const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers, ScanHook hook)
+ChunkPipeline::ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers,
+    bool verifyPayloads, ScanHook hook)
     : m_buffer(buffer)
     , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
     , m_window(2 * (size_t(helpers) + 1))
     , m_ready(m_chunks)
     , m_starts(m_chunks + 1, buffer.size())
     , m_hook(std::move(hook))
+    , m_verifyPayloads(verifyPayloads)
 {
     // Chunk k starts at the first line at or after k * chunkBytes that can start a record
     // (chunkStart). A start found past the next boundary is that chunk's start too, so no byte is
@@ -57,7 +58,17 @@ std::unique_ptr<ScannedChunk> ChunkPipeline::take(size_t k, ChunkScanner& scanne
         }
         lock.lock();
     } else {
-        m_cv.wait(lock, [&] { return m_ready[k].done; });
+        // Chunk k is being scanned by a helper. Rather than wait, scan the next chunk nobody has
+        // started: when scanning is the slower side (payload hashes checked as they are
+        // scanned), the consumer waited for the one helper of a two-core machine and the load
+        // ran on one core.
+        while (!m_ready[k].done) {
+            if (canClaim()) {
+                scanAhead(lock, m_nextClaim++, scanner);
+                continue;
+            }
+            m_cv.wait(lock, [&] { return m_ready[k].done || canClaim(); });
+        }
         c = std::move(m_ready[k].chunk);
         error = std::move(m_ready[k].error);
     }
@@ -91,7 +102,29 @@ void ChunkPipeline::scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) con
     if (m_hook)
         m_hook(k);
     const uint64_t b = m_starts[k];
-    scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out);
+    scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out, m_verifyPayloads);
+}
+
+bool ChunkPipeline::canClaim() const
+{
+    return m_nextClaim < m_chunks && m_nextClaim < m_consumed + m_window;
+}
+
+void ChunkPipeline::scanAhead(std::unique_lock<std::mutex>& lock, size_t k, ChunkScanner& scanner)
+{
+    Slot slot;
+    try {
+        slot.chunk = fresh();
+        lock.unlock();
+        scan(k, scanner, *slot.chunk);
+    } catch (...) {
+        slot.error = std::current_exception();
+    }
+    if (!lock.owns_lock())
+        lock.lock();
+    slot.done = true;
+    m_ready[k] = std::move(slot);
+    m_cv.notify_all();
 }
 
 void ChunkPipeline::work()
@@ -99,25 +132,10 @@ void ChunkPipeline::work()
     ChunkScanner scanner;
     std::unique_lock lock(m_mutex);
     while (true) {
-        m_cv.wait(lock, [&] {
-            return m_quit || (m_nextClaim < m_chunks && m_nextClaim < m_consumed + m_window);
-        });
+        m_cv.wait(lock, [&] { return m_quit || canClaim(); });
         if (m_quit)
             return;
-        const size_t k = m_nextClaim++;
-        Slot slot;
-        try {
-            slot.chunk = fresh();
-            lock.unlock();
-            scan(k, scanner, *slot.chunk);
-        } catch (...) {
-            slot.error = std::current_exception();
-        }
-        if (!lock.owns_lock())
-            lock.lock();
-        slot.done = true;
-        m_ready[k] = std::move(slot);
-        m_cv.notify_all();
+        scanAhead(lock, m_nextClaim++, scanner);
     }
 }
 

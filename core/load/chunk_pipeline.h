@@ -1,7 +1,8 @@
 // ChunkPipeline: scans the chunks of one file ahead on helper threads (chunk_scan.h); take()
-// hands them over in file order, scanning a chunk itself when no helper has started it, so the
-// consumer never waits on an idle pool. At most `window` chunks are scanned ahead of the one
-// being consumed.
+// hands them over in file order, scanning a chunk itself when no helper has started it, and
+// scanning later chunks while a helper finishes the one it needs, so the consumer never waits on
+// an idle pool nor idles while the helpers are behind. At most `window` chunks are scanned ahead
+// of the one being consumed.
 //
 // A helper never lets an exception escape its thread (that would end the process): what a scan
 // throws is kept with its chunk and rethrown by take() on the consumer's thread, where the file
@@ -28,8 +29,9 @@ public:
     // it to make a scan throw; the loader passes none).
     using ScanHook = std::function<void(size_t chunk)>;
 
-    ChunkPipeline(
-        const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers, ScanHook hook = {});
+    // `verifyPayloads`: the scans check payload hashes (ChunkScanner::scan).
+    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers,
+        bool verifyPayloads = false, ScanHook hook = {});
     ~ChunkPipeline();
     ChunkPipeline(const ChunkPipeline&) = delete;
     ChunkPipeline& operator=(const ChunkPipeline&) = delete;
@@ -50,6 +52,9 @@ private:
         bool done = false;
     };
     std::unique_ptr<ScannedChunk> fresh(); // with m_mutex held
+    bool canClaim() const; // a chunk is left to scan within the window (m_mutex held)
+    // Scans chunk k (claimed) into a slot of m_ready; called and returns with `lock` held.
+    void scanAhead(std::unique_lock<std::mutex>& lock, size_t k, ChunkScanner& scanner);
     void scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const;
     void work();
 
@@ -61,6 +66,7 @@ private:
     std::vector<Slot> m_ready;
     std::vector<uint64_t> m_starts; // chunk k is [m_starts[k], m_starts[k + 1])
     const ScanHook m_hook;
+    const bool m_verifyPayloads;
     size_t m_nextClaim = 0; // chunks below it are being scanned or done
     size_t m_consumed = 0; // chunks handed to the consumer
     bool m_quit = false;

@@ -85,7 +85,8 @@ void ChunkScanner::parseChromium(const InputBuffer& buffer, ScannedChunk& out, S
             ev.argsId = CompileId::parse(*s);
 }
 
-void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out)
+void ChunkScanner::scan(
+    const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out, bool verifyPayloads)
 {
     out.begin = begin;
     out.end = end;
@@ -96,6 +97,7 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
     out.kindIndex.clear();
     out.lines = 0;
     out.lastTerminated = true;
+    m_verify.clear();
     const char* base = buffer.data();
     LineSplitter lines(std::string_view(base + begin, end - begin));
     Line line;
@@ -109,6 +111,12 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         ScannedHeader& h = out.headers[open];
         if (!(h.record.flags & kBadJson) && h.env.kind == "chromium_event")
             parseChromium(buffer, out, h);
+        // The extent is final here (the record's last payload line is in this chunk); the
+        // hashes are checked together at the end of the chunk. Whether the record is cut by the
+        // end of the file is the builder's to say: it drops the result then (a truncated
+        // record is not checked).
+        if (verifyPayloads && h.record.hasPayload())
+            m_verify.push_back(open);
         open = kNoHeader;
     };
     while (lines.next(line)) {
@@ -198,6 +206,14 @@ void ChunkScanner::scan(const InputBuffer& buffer, uint64_t begin, uint64_t end,
         out.headers.push_back(std::move(h));
     }
     close();
+    if (!m_verify.empty()) {
+        m_verifyRecords.clear();
+        for (uint32_t i : m_verify)
+            m_verifyRecords.push_back(&out.headers[i].record);
+        m_hashes.matchMany(buffer, m_verifyRecords, m_matched);
+        for (size_t k = 0; k < m_verify.size(); ++k)
+            out.headers[m_verify[k]].payloadMismatch = !m_matched[k];
+    }
 }
 
 } // namespace dynascope

@@ -5,9 +5,12 @@
 // known at every chunk start. Several threads scan chunks ahead while Builder (file_builder.cpp)
 // consumes them in file order and does everything that depends on earlier records; the result
 // is the same as scanning the whole file in one pass. The scanners also parse the payloads of
-// chromium_event records (the most numerous kind), which need nothing from other records either.
+// chromium_event records (the most numerous kind), which need nothing from other records either,
+// and, when asked, check each payload against its has_payload MD5 (record_payload.h): a payload
+// never crosses a chunk boundary, and its bytes are fresh in this thread's cache.
 #pragma once
 
+#include "core/model/record_payload.h"
 #include "core/model/trace.h"
 #include "core/parse/envelope.h"
 
@@ -32,6 +35,8 @@ struct ScannedHeader {
     Envelope env;
     std::string error; // why the header JSON does not parse
     int32_t chromium = -1; // a chromium_event: its payload in ScannedChunk::chromium
+    // The payload does not match its has_payload MD5 (only checked when the scan verifies).
+    bool payloadMismatch = false;
 };
 
 // What a chromium_event payload says (one Chrome trace event as JSON).
@@ -83,13 +88,19 @@ public:
     ChunkScanner& operator=(const ChunkScanner&) = delete;
 
     // Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`, which may be
-    // a chunk scanned before (it is cleared; its vectors keep their capacity).
-    void scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out);
+    // a chunk scanned before (it is cleared; its vectors keep their capacity). With
+    // `verifyPayloads`, each record that declares has_payload gets its hash checked.
+    void scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out,
+        bool verifyPayloads = false);
 
 private:
     void parseChromium(const InputBuffer& buffer, ScannedChunk& out, ScannedHeader& h);
 
     EnvelopeParser m_envelope;
+    PayloadHashCheck m_hashes;
+    std::vector<uint32_t> m_verify; // headers of the chunk whose payload hash is to be checked
+    std::vector<const Record*> m_verifyRecords;
+    std::vector<uint8_t> m_matched;
     struct Dom;
     std::unique_ptr<Dom> m_dom; // simdjson's DOM parser (kept out of this header)
 };

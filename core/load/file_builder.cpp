@@ -134,6 +134,8 @@ private:
     uint32_t m_open = kNone;
     Envelope m_env;
     bool m_envOk = false;
+    bool m_openMismatch = false; // its payload does not match its hash (when verifying)
+    PayloadMismatches m_mismatches;
 
     std::map<IdKey, KeyState> m_keys;
     KeyState m_anyKey; // id-less chromium events
@@ -211,6 +213,7 @@ void Builder::header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineB
     r.line = static_cast<uint32_t>(std::min<uint64_t>(lineNumber, 0xffffffffu));
     m_env = scanned.env;
     m_envOk = !(r.flags & kBadJson);
+    m_openMismatch = scanned.payloadMismatch;
     m_openChromium = scanned.chromium >= 0 ? &chunk.chromium[size_t(scanned.chromium)] : nullptr;
     uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
     if (!m_envOk) {
@@ -238,6 +241,11 @@ void Builder::finishRecord()
     if (r.hasPayload() && r.payloadLength == 0 && !(r.flags & kTruncated))
         diag(Severity::Warning, DiagnosticCode::MissingPayload, r.line,
             "header declares has_payload but no payload lines follow");
+    // Whether the file ends inside the record is known by now (run() flags the last one before
+    // it finishes it); a truncated record's payload is not checked.
+    if (m_openMismatch && !(r.flags & kTruncated))
+        m_mismatches.add(idx, r.line);
+    m_openMismatch = false;
     if (m_envOk)
         process(idx);
     else
@@ -951,7 +959,7 @@ void Builder::finish()
 std::unique_ptr<Trace> Builder::run()
 {
     ChunkPipeline pipeline(*m_in.buffer, std::max<uint64_t>(1, m_in.chunkBytes),
-        m_in.threads > 1 ? m_in.threads - 1 : 0);
+        m_in.threads > 1 ? m_in.threads - 1 : 0, m_in.verifyPayloads);
     uint64_t lastLineNumber = 0;
     bool lastTerminated = true;
     uint64_t lineBase = 0; // lines before the chunk being read
@@ -1044,6 +1052,8 @@ std::unique_ptr<Trace> Builder::run()
     }
     finishRecord();
     finish();
+    if (m_in.verifyPayloads)
+        file().payloadMismatches = std::move(m_mismatches);
     // Growth by doubling leaves up to half of the compile table and of each compile's lists
     // unused; the model is read-only from here on, so the slack goes back (dynascope-bench, 1 GB:
     // 90.6 to 82.6 MB of heap after load).

@@ -25,6 +25,9 @@ struct FileBuildInput {
     uint64_t chunkBytes = 4u << 20;
     // Records read at most (32-bit indices; tests make it small).
     uint64_t maxRecords = kMaxIndex - 1;
+    // Check every payload against its has_payload MD5 on the scanning threads, as the chunks
+    // are scanned (TraceFile::payloadMismatches).
+    bool verifyPayloads = false;
 };
 
 // Never throws for bad content: problems become diagnostics in the returned trace.

@@ -316,6 +316,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
                                report("indexing");
                            } };
         in.threads = scanThreads;
+        in.verifyPayloads = options.verifyPayloads;
         if (!guess) { // a pipe, which cannot be read twice: judged once read
             guess = classifyContent(
                 buffer->view().substr(0, std::min<size_t>(buffer->size(), kHeadBytes)));

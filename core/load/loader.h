@@ -22,6 +22,9 @@ struct LoadOptions {
     uint32_t runNumber = 0; // TraceRun::number, with RunChoice::Number
     uint64_t maxDecompressedBytes = 64ull << 30; // limit for .zst/.gz expansion
     unsigned threads = 0; // 0 = hardware concurrency
+    // Check every payload against its has_payload MD5 while the files are scanned, on the
+    // scanning threads (TraceFile::payloadMismatches; Trace::verifyPayloads reports them).
+    bool verifyPayloads = false;
 };
 
 struct LoadProgress {

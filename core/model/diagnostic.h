@@ -13,7 +13,8 @@ enum class DiagnosticCode : uint8_t {
     BadPrefix, // a line that is neither a header nor a payload line
     BadJson, // a header whose JSON does not parse
     BadPayload, // a payload that should be JSON and is not
-    Md5Mismatch, // payload differs from its has_payload hash (checked on demand)
+    Md5Mismatch, // payload differs from its has_payload hash (checked when asked:
+                 // LoadOptions::verifyPayloads, Trace::verifyPayloads)
     UnknownStringIndex, // a stack frame names a string-table index never defined
     UnmatchedBegin, // chromium B event without E
     UnmatchedEnd, // chromium E event without B

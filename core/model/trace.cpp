@@ -2,7 +2,7 @@
 
 #include "core/io/input_buffer.h"
 #include "core/model/diagnostic_limiter.h"
-#include "core/util/md5.h"
+#include "core/model/record_payload.h"
 
 #include <algorithm>
 #include <atomic>
@@ -102,59 +102,6 @@ std::string_view Trace::headerJson(uint32_t record) const
     return brace == std::string_view::npos ? h : h.substr(brace + 2);
 }
 
-namespace {
-// Joins payload lines, one tab stripped from each. Blank lines inside a payload are either
-// inserted by a tool (skip them) or payload lines whose lone tab an editor stripped (keep them
-// as empty lines); `keepBlank` chooses.
-std::string decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank)
-{
-    std::string out;
-    out.reserve(bytes.size());
-    size_t pos = 0;
-    bool first = true;
-    while (pos < bytes.size()) {
-        size_t nl = bytes.find('\n', pos);
-        std::string_view line
-            = bytes.substr(pos, nl == std::string_view::npos ? bytes.npos : nl - pos);
-        pos = nl == std::string_view::npos ? bytes.size() : nl + 1;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        if (line.empty()) {
-            sawBlank = true;
-            if (!keepBlank)
-                continue;
-        }
-        if (!line.empty() && line.front() == '\t')
-            line.remove_prefix(1);
-        if (!first)
-            out += '\n';
-        out += line;
-        first = false;
-    }
-    return out;
-}
-} // namespace
-
-namespace {
-// The payload text of a record of `buffer` (see Trace::payload).
-std::string recordPayload(const InputBuffer& buffer, const Record& r)
-{
-    if (r.payloadLength == 0)
-        return {};
-    std::string_view bytes(buffer.data() + r.payloadOffset(), r.payloadLength);
-    bool sawBlank = false;
-    std::string text = decodePayload(bytes, false, sawBlank);
-    if (sawBlank && r.hasPayload()) {
-        // Prefer the reading that matches the declared hash.
-        std::string kept = decodePayload(bytes, true, sawBlank);
-        std::string_view header(buffer.data() + r.offset, r.headerLength);
-        if (header.find(md5Hex(kept)) != std::string_view::npos)
-            return kept;
-    }
-    return text;
-}
-} // namespace
-
 std::string Trace::payload(uint32_t record) const
 {
     return recordPayload(*files[fileOf(record)].buffer, records[record]);
@@ -229,29 +176,21 @@ std::shared_ptr<const GuardTree> LazyGuardTree::parseTransient() const
     return m_state->parse();
 }
 
-namespace {
-std::string_view declaredHash(std::string_view headerJson)
-{
-    constexpr std::string_view key = "\"has_payload\"";
-    size_t p = headerJson.rfind(key);
-    if (p == std::string_view::npos)
-        return {};
-    p = headerJson.find('"', p + key.size());
-    if (p == std::string_view::npos)
-        return {};
-    size_t e = headerJson.find('"', p + 1);
-    if (e == std::string_view::npos)
-        return {};
-    return headerJson.substr(p + 1, e - p - 1);
-}
-} // namespace
-
 bool Trace::payloadHashMatches(uint32_t record) const
 {
-    if (!records[record].hasPayload())
-        return true;
-    std::string_view want = declaredHash(headerJson(record));
-    return md5Hex(payload(record)) == want;
+    PayloadHashCheck check;
+    return check.matches(*files[fileOf(record)].buffer, records[record]);
+}
+
+void PayloadMismatches::add(uint32_t recordInFile, uint64_t line)
+{
+    ++count;
+    if (listed.size() < DiagnosticLimiter::kKeptPerCode) {
+        listed.push_back(recordInFile);
+        return;
+    }
+    firstUnlistedLine = count == listed.size() + 1 ? line : std::min(firstUnlistedLine, line);
+    lastUnlistedLine = std::max(lastUnlistedLine, line);
 }
 
 Trace::PayloadCheck Trace::verifyPayloads() const
@@ -261,33 +200,62 @@ Trace::PayloadCheck Trace::verifyPayloads() const
     std::vector<std::vector<Diagnostic>> perFile(files.size());
     auto work = [&](size_t fi) {
         const TraceFile& f = files[fi];
+        PayloadMismatches found;
+        if (f.payloadMismatches) {
+            found = *f.payloadMismatches; // the loader checked the file as it scanned it
+        } else {
+            // In batches, hashed side by side (PayloadHashCheck::matchMany).
+            PayloadHashCheck hashes;
+            std::vector<const Record*> batch;
+            std::vector<uint8_t> matched;
+            auto flush = [&] {
+                hashes.matchMany(*f.buffer, batch, matched);
+                for (size_t k = 0; k < batch.size(); ++k)
+                    if (!matched[k])
+                        found.add(static_cast<uint32_t>(batch[k] - &records[f.firstRecord]),
+                            batch[k]->line);
+                batch.clear();
+            };
+            for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
+                if (!records[r].hasPayload() || (records[r].flags & kTruncated))
+                    continue;
+                batch.push_back(&records[r]);
+                if (batch.size() == 1024)
+                    flush();
+            }
+            flush();
+        }
+        check.mismatchesPerFile[fi] = found.count;
         // An edited file can mismatch on every payload: list the first few, count the rest.
         DiagnosticLimiter limiter;
-        for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
-            if (!records[r].hasPayload() || (records[r].flags & kTruncated))
-                continue;
-            if (!payloadHashMatches(r)) {
-                ++check.mismatchesPerFile[fi];
-                if (limiter.keep(Severity::Warning, DiagnosticCode::Md5Mismatch, records[r].line))
-                    perFile[fi].push_back({ Severity::Warning, DiagnosticCode::Md5Mismatch, f.path,
-                        records[r].line,
+        for (uint32_t inFile : found.listed) {
+            const uint32_t r = f.firstRecord + inFile;
+            if (limiter.keep(Severity::Warning, DiagnosticCode::Md5Mismatch, records[r].line))
+                perFile[fi].push_back(
+                    { Severity::Warning, DiagnosticCode::Md5Mismatch, f.path, records[r].line,
                         "payload of " + kindName(r)
                             + " does not match its has_payload MD5 (the file was edited); shown as "
                               "is" });
-            }
         }
+        if (found.count > found.listed.size())
+            limiter.countUnlisted(Severity::Warning, DiagnosticCode::Md5Mismatch,
+                found.firstUnlistedLine, found.lastUnlistedLine, found.count - found.listed.size());
         limiter.appendAggregates(f.path, perFile[fi]);
     };
+    // Threads only for the files the loader did not check.
+    const size_t unchecked = static_cast<size_t>(std::count_if(
+        files.begin(), files.end(), [](const TraceFile& f) { return !f.payloadMismatches; }));
     unsigned n = std::max(1u,
-        std::min<unsigned>(
-            std::thread::hardware_concurrency(), static_cast<unsigned>(files.size())));
+        std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(unchecked)));
     std::vector<std::thread> pool;
     std::atomic<size_t> next { 0 };
-    for (unsigned t = 0; t < n; ++t)
+    for (unsigned t = 1; t < n; ++t)
         pool.emplace_back([&] {
             for (size_t i; (i = next++) < files.size();)
                 work(i);
         });
+    for (size_t i; (i = next++) < files.size();)
+        work(i);
     for (auto& t : pool)
         t.join();
     for (auto& d : perFile)

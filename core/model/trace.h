@@ -289,6 +289,18 @@ struct Frame {
 enum class TraceFormat : uint8_t { TorchTrace, TorchLogs };
 const char* toString(TraceFormat f); // "torch_trace", "torch_logs"
 
+// The records of one file whose payload does not match its has_payload MD5, in file order, as
+// payload verification found them (Trace::verifyPayloads turns them into diagnostics). Bounded
+// like the diagnostics it becomes: an edited file can mismatch on every payload.
+struct PayloadMismatches {
+    uint64_t count = 0;
+    // The first ones (at most DiagnosticLimiter::kKeptPerCode), listed one by one: records
+    // counted from the file's first one.
+    std::vector<uint32_t> listed;
+    uint64_t firstUnlistedLine = 0, lastUnlistedLine = 0; // of the others
+    void add(uint32_t recordInFile, uint64_t line);
+};
+
 struct TraceFile {
     std::string path; // as given
     TraceFormat format = TraceFormat::TorchTrace;
@@ -308,6 +320,10 @@ struct TraceFile {
     // another loaded file claims the same rank; the file name when the rank is unknown
     // (labelFiles in core/load/runs.h).
     std::string label;
+    // Payload verification done by the loader while it scanned the file
+    // (LoadOptions::verifyPayloads), which Trace::verifyPayloads() reports instead of reading
+    // every payload again; absent when the file was loaded without it.
+    std::optional<PayloadMismatches> payloadMismatches;
 };
 
 // One run of a program: the files a folder holds that were written by the same job, told apart
@@ -357,7 +373,9 @@ public:
     uint32_t fileOf(uint32_t record) const;
     // Whether the payload matches its has_payload MD5 (true when it has no hash).
     bool payloadHashMatches(uint32_t record) const;
-    // Verifies every payload hash (in parallel over files). On demand, never while loading.
+    // Verifies every payload hash: reports what the loader found as it scanned
+    // (TraceFile::payloadMismatches), and reads the payloads of the other files again, in
+    // parallel over files.
     struct PayloadCheck {
         std::vector<uint64_t> mismatchesPerFile;
         std::vector<Diagnostic> diagnostics; // one Md5Mismatch per bad record

@@ -25,7 +25,9 @@
 namespace dynascope {
 
 struct ReportOptions {
-    bool verifyPayloads = true; // payload hash mismatches become diagnostics (reads every payload)
+    // Payload hash mismatches become diagnostics (Trace::verifyPayloads: what the load found,
+    // or every payload read again).
+    bool verifyPayloads = true;
 };
 
 struct CacheCounts {

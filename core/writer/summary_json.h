@@ -9,7 +9,8 @@
 namespace dynascope {
 
 struct SummaryOptions {
-    bool verifyPayloads = true; // fills payload_hash_mismatches (reads every payload)
+    bool verifyPayloads = true; // fills payload_hash_mismatches (Trace::verifyPayloads: what
+                                // the load found, or every payload read again)
     const Trace::PayloadCheck* check = nullptr; // a check already made (else made here)
     int indent = 2;
 };

@@ -9,6 +9,7 @@ if(NOT rc EQUAL 0)
 endif()
 string(STRIP "${out}" line)
 foreach(key bytes records compiles scan_s load_s load_over_scan parallel_load_s serial_load_s
+            verified_load_s verified_over_load
             heap_mb_after_load peak_rss_mb render_ms_median render_ms_p95 hover_ms_median
             app_first_paint_ms example_shown_ms)
   string(JSON value ERROR_VARIABLE jerr GET "${line}" ${key})
@@ -16,7 +17,7 @@ foreach(key bytes records compiles scan_s load_s load_over_scan parallel_load_s 
     message(FATAL_ERROR "no \"${key}\" in the output: ${jerr}")
   endif()
 endforeach()
-foreach(key bytes records compiles load_s serial_load_s scan_s)
+foreach(key bytes records compiles load_s serial_load_s verified_load_s scan_s)
   string(JSON value GET "${line}" ${key})
   if(NOT value GREATER 0)
     message(FATAL_ERROR "\"${key}\" is ${value}, expected a positive number")

@@ -209,7 +209,7 @@ private Q_SLOTS:
             text += header("{\"str\": [\"f.py\", " + std::to_string(i) + "]}");
         std::string ioError;
         auto buffer = InputBuffer::fromBytes(text, 1ull << 30, ioError);
-        ChunkPipeline pipeline(*buffer, 4096, 2, [](size_t k) {
+        ChunkPipeline pipeline(*buffer, 4096, 2, false, [](size_t k) {
             if (k == 3)
                 throw std::runtime_error("scan of chunk 3 failed");
         });

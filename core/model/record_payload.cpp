@@ -1,0 +1,179 @@
+#include "core/model/record_payload.h"
+
+#include "core/io/input_buffer.h"
+#include "core/model/trace.h"
+
+namespace dynascope {
+
+namespace {
+// Appends payload lines to `out`, one tab stripped from each, joined with '\n'. Blank lines
+// inside a payload are either inserted by a tool (skip them) or payload lines whose lone tab an
+// editor stripped (keep them as empty lines); `keepBlank` chooses.
+void appendPayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::string& out)
+{
+    out.reserve(out.size() + bytes.size());
+    size_t pos = 0;
+    bool first = true;
+    while (pos < bytes.size()) {
+        size_t nl = bytes.find('\n', pos);
+        std::string_view line
+            = bytes.substr(pos, nl == std::string_view::npos ? bytes.npos : nl - pos);
+        pos = nl == std::string_view::npos ? bytes.size() : nl + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (line.empty()) {
+            sawBlank = true;
+            if (!keepBlank)
+                continue;
+        }
+        if (!line.empty() && line.front() == '\t')
+            line.remove_prefix(1);
+        if (!first)
+            out += '\n';
+        out += line;
+        first = false;
+    }
+}
+
+void decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::string& out)
+{
+    out.clear();
+    appendPayload(bytes, keepBlank, sawBlank, out);
+}
+
+std::string_view headerLine(const InputBuffer& buffer, const Record& r)
+{
+    return { buffer.data() + r.offset, r.headerLength };
+}
+
+std::string_view payloadBytes(const InputBuffer& buffer, const Record& r)
+{
+    return { buffer.data() + r.payloadOffset(), r.payloadLength };
+}
+
+// The has_payload value of a header line: its last "has_payload" key in the JSON after the glog
+// prefix (md5 hex has no escapes, so the text is the value).
+std::string_view declaredHash(std::string_view header)
+{
+    const size_t brace = header.find("] {");
+    const std::string_view json
+        = brace == std::string_view::npos ? header : header.substr(brace + 2);
+    constexpr std::string_view key = "\"has_payload\"";
+    size_t p = json.rfind(key);
+    if (p == std::string_view::npos)
+        return {};
+    p = json.find('"', p + key.size());
+    if (p == std::string_view::npos)
+        return {};
+    size_t e = json.find('"', p + 1);
+    if (e == std::string_view::npos)
+        return {};
+    return json.substr(p + 1, e - p - 1);
+}
+
+// A buffer that grew for one huge payload goes back rather than stay with the scanner.
+void release(std::string& s)
+{
+    if (s.capacity() > (16u << 20))
+        std::string().swap(s);
+}
+
+bool sameHex(const unsigned char (&digest)[16], std::string_view want)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (want.size() != 32)
+        return false;
+    for (int i = 0; i < 16; ++i)
+        if (want[2 * i] != hex[digest[i] >> 4] || want[2 * i + 1] != hex[digest[i] & 15])
+            return false;
+    return true;
+}
+} // namespace
+
+std::string recordPayload(const InputBuffer& buffer, const Record& r)
+{
+    if (r.payloadLength == 0)
+        return {};
+    const std::string_view bytes = payloadBytes(buffer, r);
+    bool sawBlank = false;
+    std::string text;
+    decodePayload(bytes, false, sawBlank, text);
+    if (sawBlank && r.hasPayload()) {
+        // Prefer the reading that matches the declared hash.
+        std::string kept;
+        decodePayload(bytes, true, sawBlank, kept);
+        if (headerLine(buffer, r).find(md5Hex(kept)) != std::string_view::npos)
+            return kept;
+    }
+    return text;
+}
+
+bool PayloadHashCheck::matches(const InputBuffer& buffer, const Record& r)
+{
+    if (!r.hasPayload())
+        return true;
+    // As recordPayload reads the payload, without a string per call.
+    const std::string_view want = declaredHash(headerLine(buffer, r));
+    char hex[32];
+    const std::string_view got(hex, sizeof hex);
+    std::string_view text;
+    bool match = false;
+    bool decided = false;
+    if (r.payloadLength > 0) {
+        const std::string_view bytes = payloadBytes(buffer, r);
+        bool sawBlank = false;
+        decodePayload(bytes, false, sawBlank, m_text);
+        text = m_text;
+        if (sawBlank) {
+            decodePayload(bytes, true, sawBlank, m_kept);
+            if (m_md5.hex(m_kept, hex)
+                && headerLine(buffer, r).find(got) != std::string_view::npos) {
+                match = got == want;
+                decided = true;
+            }
+            release(m_kept);
+        }
+    }
+    if (!decided)
+        match = m_md5.hex(text, hex) && got == want;
+    release(m_text);
+    return match;
+}
+
+void PayloadHashCheck::matchMany(const InputBuffer& buffer,
+    const std::vector<const Record*>& records, std::vector<uint8_t>& matched)
+{
+    matched.assign(records.size(), 1);
+    m_arena.clear();
+    m_pending.clear();
+    for (size_t i = 0; i < records.size(); ++i) {
+        const Record& r = *records[i];
+        if (!r.hasPayload())
+            continue;
+        const size_t offset = m_arena.size();
+        bool sawBlank = false;
+        if (r.payloadLength > 0)
+            appendPayload(payloadBytes(buffer, r), false, sawBlank, m_arena);
+        if (sawBlank) {
+            // Two readings to weigh against the header (rare): one by one, as matches() does.
+            m_arena.resize(offset);
+            matched[i] = matches(buffer, r);
+            continue;
+        }
+        m_pending.push_back({ i, offset, m_arena.size() - offset });
+    }
+    // The arena is complete (no more moves): the messages can point into it.
+    m_messages.resize(m_pending.size());
+    for (size_t k = 0; k < m_pending.size(); ++k)
+        m_messages[k].data
+            = std::string_view(m_arena).substr(m_pending[k].offset, m_pending[k].size);
+    md5Many(m_messages.data(), m_messages.size());
+    for (size_t k = 0; k < m_pending.size(); ++k) {
+        const Record& r = *records[m_pending[k].record];
+        matched[m_pending[k].record]
+            = sameHex(m_messages[k].digest, declaredHash(headerLine(buffer, r)));
+    }
+    release(m_arena);
+}
+
+} // namespace dynascope

@@ -1,0 +1,49 @@
+// A record's payload read from its file's buffer: the text (tabs stripped, lines joined), and
+// whether it matches the has_payload MD5 its header declares. The trace model (Trace::payload,
+// Trace::payloadHashMatches, lazy guard trees, Trace::verifyPayloads) and the loader's chunk
+// scanners, which check every payload as they scan it (LoadOptions::verifyPayloads), share this
+// code, so both give the same answer for every record.
+#pragma once
+
+#include "core/util/md5.h"
+#include "core/util/md5_many.h"
+
+#include <cstdint>
+
+#include <string>
+#include <vector>
+
+namespace dynascope {
+
+class InputBuffer;
+struct Record;
+
+// Payload text of `r`: one tab stripped per line, joined with '\n', CR removed. Blank lines
+// inside a payload are dropped, unless keeping them (as empty lines: an editor stripped their
+// lone tab) gives the text whose MD5 the header declares.
+std::string recordPayload(const InputBuffer& buffer, const Record& r);
+
+// Checks payloads against their declared MD5, reusing its digest and text buffers from one call
+// to the next: one per thread.
+class PayloadHashCheck {
+public:
+    // Whether the payload matches its has_payload MD5 (true when the header declares none).
+    bool matches(const InputBuffer& buffer, const Record& r);
+    // The same answer for many records of one buffer at once: matched[i] for *records[i]. Their
+    // payloads are hashed side by side (md5_many.h), several times faster than one by one.
+    void matchMany(const InputBuffer& buffer, const std::vector<const Record*>& records,
+        std::vector<uint8_t>& matched);
+
+private:
+    Md5Hasher m_md5;
+    std::string m_text, m_kept; // decoded payloads (their capacity kept unless it grew large)
+    // matchMany: the decoded payloads one after the other, and where each is.
+    std::string m_arena;
+    struct Pending {
+        size_t record, offset, size;
+    };
+    std::vector<Pending> m_pending;
+    std::vector<Md5Message> m_messages;
+};
+
+} // namespace dynascope
