@@ -158,8 +158,10 @@ void TimelineView::paintFoldLabels(QPainter& p)
         if (fm.horizontalAdvance(text) > room)
             text = QStringLiteral("⋯");
         const int tw = fm.horizontalAdvance(text) + 6;
-        const QRect label(
-            band.center().x() - tw / 2, axis.bottom() - fm.height() - 4, tw, fm.height() + 2);
+        // Centred on the break, but whole: a break near an edge keeps its label inside the lanes.
+        const int right = x0 + static_cast<int>(lanesWidth());
+        const int left = std::clamp(band.center().x() - tw / 2, x0, std::max(x0, right - tw));
+        const QRect label(left, axis.bottom() - fm.height() - 4, tw, fm.height() + 2);
         p.fillRect(label, pal.color(QPalette::Window));
         p.setPen(pal.color(QPalette::WindowText));
         p.drawText(label, Qt::AlignCenter, text);
