@@ -15,6 +15,8 @@
 #include "core/util/md5.h"
 #include "core/writer/summary_json.h"
 
+#include "tests/support/trace_files.h"
+
 #include <QtTest>
 
 #include <filesystem>
@@ -194,19 +196,7 @@ std::string bigText(int lines, int seed)
 
 void addSharedTraces(std::vector<std::string>& out)
 {
-    std::error_code ec;
-    const fs::path dir = DYNASCOPE_SHARED_TRACES;
-    if (!fs::is_directory(dir, ec))
-        return;
-    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec) || it->file_size(ec) > (8u << 20))
-            continue;
-        const std::string name = it->path().filename().string();
-        if (name.ends_with(".log") || name.ends_with(".txt") || name.ends_with(".zst")
-            || name.ends_with(".gz"))
-            out.push_back(it->path().string());
-    }
-    std::sort(out.begin(), out.end());
+    testsupport::addTraceFiles(DYNASCOPE_SHARED_TRACES, out);
 }
 } // namespace
 
