@@ -17,6 +17,8 @@ inline constexpr double kFollowMinPx = 4.0;
 // Half the width of a marker glyph's box, and the room kept at the view's edges for it.
 inline constexpr int kMarkerGlyphHalf = 8;
 inline constexpr double kEdgeMarginPx = 12.0;
+// A folded idle gap is drawn at least this wide (pixels), so its break mark shows at any zoom.
+inline constexpr double kMinFoldPx = 8.0;
 
 // Black or white text, whichever reads on `c`.
 inline QColor textOn(const QColor& c)
@@ -31,8 +33,3 @@ inline QString elideText(const QString& s, qsizetype max)
 }
 
 } // namespace dynascope::ui
-
-namespace dynascope::ui::timeline {
-// A folded idle gap is drawn at least this wide (pixels), so its break mark shows at any zoom.
-inline constexpr double kMinFoldPx = 8.0;
-} // namespace dynascope::ui::timeline

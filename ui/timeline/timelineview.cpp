@@ -123,8 +123,7 @@ void TimelineView::setLayoutOptions(const LayoutOptions& options)
     if (m_trace && m_layout.hasTime()) {
         if (realigned) {
             m_range.reset();
-            m_history.clear();
-            changeView(limits(), true);
+            m_view = limits();
             m_history.clear();
             Q_EMIT historyChanged();
             Q_EMIT selectedRangeChanged();
@@ -132,8 +131,8 @@ void TimelineView::setLayoutOptions(const LayoutOptions& options)
             m_view = clampTo(m_layout.toDisplay(kept), limits());
             if (keptRange)
                 m_range = m_layout.toDisplay(*keptRange);
-            Q_EMIT viewRangeChanged();
         }
+        Q_EMIT viewRangeChanged();
     }
     invalidate();
 }
