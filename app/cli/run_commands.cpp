@@ -161,6 +161,8 @@ run::ExitStatus runToEnd(run::SpawnOptions spawn, run::RunRecord& record, bool* 
     const auto t0 = std::chrono::steady_clock::now();
     std::string error;
     bool notFound = false;
+    // Signals sent between the spawn and the forwarder wait, then go to the child.
+    auto held = std::make_optional<run::ForwardedSignalsBlocked>();
     run::ChildProcess child = run::ChildProcess::spawn(spawn, &error, &notFound);
     if (!child.valid()) {
         *started = false;
@@ -172,6 +174,7 @@ run::ExitStatus runToEnd(run::SpawnOptions spawn, run::RunRecord& record, bool* 
     run::ExitStatus status;
     {
         run::SignalForwarder forward(child.pid());
+        held.reset();
         status = child.wait();
     }
     record.seconds = secondsSince(t0);

@@ -257,6 +257,20 @@ SignalForwarder::~SignalForwarder()
     g_forwardTo.store(0);
 }
 
+ForwardedSignalsBlocked::ForwardedSignalsBlocked()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kForwarded)
+        sigaddset(&set, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set, &m_previous);
+}
+
+ForwardedSignalsBlocked::~ForwardedSignalsBlocked()
+{
+    ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+}
+
 int SignalForwarder::lastSignal()
 {
     return g_lastSignal.load();

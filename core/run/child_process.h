@@ -7,6 +7,7 @@
 // a working folder or an output path here.
 #pragma once
 
+#include <csignal>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,6 +88,21 @@ public:
 
     // The last signal this process received while forwarding (0: none).
     static int lastSignal();
+};
+
+// Holds the signals a SignalForwarder forwards blocked while it lives. Made before spawning the
+// child and dropped once the forwarder is in place, so a signal sent in between (the child may
+// already be running and telling its parent "ready") waits and is then forwarded, instead of
+// ending this process by its default action. The child starts with an empty mask (spawn).
+class ForwardedSignalsBlocked {
+public:
+    ForwardedSignalsBlocked();
+    ~ForwardedSignalsBlocked(); // the previous mask again: pending signals are delivered now
+    ForwardedSignalsBlocked(const ForwardedSignalsBlocked&) = delete;
+    ForwardedSignalsBlocked& operator=(const ForwardedSignalsBlocked&) = delete;
+
+private:
+    sigset_t m_previous;
 };
 
 // Ends this process the way the child ended, after the caller has reported: the child's exit

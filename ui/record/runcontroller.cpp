@@ -80,6 +80,8 @@ bool RunController::start(const RunRequest& request, QString* error)
     m_status.reset();
     m_seconds = 0;
     m_stops = 0;
+    // Signals sent between the spawn and the forwarder wait, then go to the program.
+    auto held = std::make_optional<run::ForwardedSignalsBlocked>();
     m_child = run::ChildProcess::spawn(options, &why);
     if (!m_child.valid()) {
         m_record.spawnError = why;
@@ -89,6 +91,7 @@ bool RunController::start(const RunRequest& request, QString* error)
     // Ctrl+C in the terminal the app was started from reaches the program directly; the app
     // survives it (and passes on a SIGINT or SIGTERM sent to the app alone) while it records.
     m_forwarder = std::make_unique<run::SignalForwarder>(m_child.pid());
+    held.reset();
     m_clock.start();
     m_poll.start();
     m_follower->begin(m_request.folder);
