@@ -251,7 +251,12 @@ private Q_SLOTS:
         QVERIFY2(version.contains(u"0.4.3"_qs), qPrintable(version));
         QVERIFY(m_tmp.isValid());
         m_files = realTraces(m_tmp.path());
-        QVERIFY(m_files.size() >= 40);
+        // The tlparse corpus and the recorded scenarios; without ../shared/traces (a clone on its
+        // own), the scenarios alone.
+        const bool corpus = QFileInfo::exists(QStringLiteral(DYNASCOPE_SHARED_TRACES));
+        if (!corpus)
+            qInfo("../shared/traces is absent: comparing on the recorded scenario logs only");
+        QVERIFY2(m_files.size() >= (corpus ? 40 : 1), qPrintable(QString::number(m_files.size())));
     }
 
     void sideBySide_data() { fileRows(); }
