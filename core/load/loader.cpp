@@ -247,18 +247,23 @@ std::vector<uint32_t> chooseRuns(const std::vector<std::string>& files,
     return runOfPart;
 }
 
-} // namespace
-
-LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options,
-    const ProgressSink& progress, std::stop_token stop)
+// load() and loadFromMemory(): `files` read from disk, or taken from `preloaded` (same order)
+// when it is not empty.
+LoadResult loadFiles(const std::vector<std::string>& files,
+    const std::vector<std::shared_ptr<const InputBuffer>>& preloaded,
+    const std::vector<std::string>& warnings, const std::vector<std::string>& paths,
+    const LoadOptions& options, const ProgressSink& progress, std::stop_token stop,
+    LoadResult result)
 {
-    LoadResult result;
-    std::vector<std::string> files = expandInputs(paths, options, result.errors);
     std::vector<std::unique_ptr<Trace>> parts(files.size());
     std::vector<std::vector<Diagnostic>> openErrors(files.size());
 
     std::vector<uint64_t> sizes(files.size(), 0);
     for (size_t i = 0; i < files.size(); ++i) {
+        if (!preloaded.empty()) {
+            sizes[i] = preloaded[i] ? preloaded[i]->fileBytes() : 0;
+            continue;
+        }
         // A size for the progress bar; FIFOs, devices and stdin have none (file_size fails and
         // returns uintmax_t(-1), which must not be summed).
         std::error_code ec;
@@ -287,7 +292,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
     };
     auto loadOne = [&](size_t i) {
         std::optional<ContentGuess> guess; // judged once per file, from its head
-        if (files[i] != "-") {
+        if (files[i] != "-" && preloaded.empty()) {
             if (auto head = InputBuffer::readHead(files[i], kHeadBytes)) {
                 guess = classifyContent(*head);
                 if (!isLoadable(guess->kind))
@@ -295,8 +300,14 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
             }
         }
         std::string error;
-        auto buffer = InputBuffer::open(files[i] == "-" ? "/dev/stdin" : files[i],
-            options.maxDecompressedBytes, error, scanThreads);
+        auto buffer = !preloaded.empty()
+            ? preloaded[i]
+            : InputBuffer::open(files[i] == "-" ? "/dev/stdin" : files[i],
+                options.maxDecompressedBytes, error, scanThreads);
+        if (!preloaded.empty())
+            error = warnings[i];
+        if (!buffer)
+            error = error.empty() ? std::string("nothing read") : error;
         if (!buffer) {
             openErrors[i].push_back(
                 { Severity::Error, DiagnosticCode::IoError, files[i], 0, "cannot read: " + error });
@@ -317,7 +328,7 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
                            } };
         in.threads = scanThreads;
         in.verifyPayloads = options.verifyPayloads;
-        if (!guess) { // a pipe, which cannot be read twice: judged once read
+        if (!guess) { // a pipe (read once) or bytes in memory: judged once read
             guess = classifyContent(
                 buffer->view().substr(0, std::min<size_t>(buffer->size(), kHeadBytes)));
             if (!isLoadable(guess->kind))
@@ -327,7 +338,9 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
         parts[i] = guess->kind == ContentKind::TorchLogs ? logs::buildTorchLogs(in) : buildFile(in);
         if (!error.empty())
             parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
-                { Severity::Warning, DiagnosticCode::TruncatedRecord, files[i], 0, error });
+                { Severity::Warning,
+                    preloaded.empty() ? DiagnosticCode::TruncatedRecord : DiagnosticCode::IoError,
+                    files[i], 0, error });
     };
 
     // What reading or building a file throws (an allocation that fails) is that file's error,
@@ -403,6 +416,30 @@ LoadResult load(const std::vector<std::string>& paths, const LoadOptions& option
         return result;
     result.trace = std::move(trace);
     return result;
+}
+
+} // namespace
+
+LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options,
+    const ProgressSink& progress, std::stop_token stop)
+{
+    LoadResult result;
+    const std::vector<std::string> files = expandInputs(paths, options, result.errors);
+    return loadFiles(files, {}, {}, paths, options, progress, stop, std::move(result));
+}
+
+LoadResult loadFromMemory(const std::vector<LoadedBytes>& inputs,
+    const std::vector<std::string>& given, const LoadOptions& options, std::stop_token stop)
+{
+    std::vector<std::string> files;
+    std::vector<std::shared_ptr<const InputBuffer>> buffers;
+    std::vector<std::string> warnings;
+    for (const auto& in : inputs) {
+        files.push_back(in.path);
+        buffers.push_back(in.buffer);
+        warnings.push_back(in.warning);
+    }
+    return loadFiles(files, buffers, warnings, given, options, {}, stop, {});
 }
 
 } // namespace dynascope

@@ -12,6 +12,8 @@
 
 namespace dynascope {
 
+class InputBuffer;
+
 // Which run of the inputs to load (core/load/runs.h). Files named one by one always load;
 // the choice picks among the files found in folders. Duplicates never load.
 enum class RunChoice : uint8_t { Newest, All, Number };
@@ -53,5 +55,19 @@ bool parseRunChoice(const std::string& text, LoadOptions& options);
 
 LoadResult load(const std::vector<std::string>& paths, const LoadOptions& options = {},
     const ProgressSink& progress = {}, std::stop_token stop = {});
+
+// A file's bytes already in memory, loaded as if read from `path`: what a live follower
+// (live_trace.h) has read so far of a file that is still being written.
+struct LoadedBytes {
+    std::string path;
+    std::shared_ptr<const InputBuffer> buffer;
+    std::string warning; // said first among the file's diagnostics (empty: none)
+};
+
+// Loads `inputs` as load() loads files: each built on its own, grouped into runs (folders named
+// in `given` choose among their files as in load()), merged. `given`: what the user named.
+LoadResult loadFromMemory(const std::vector<LoadedBytes>& inputs,
+    const std::vector<std::string>& given, const LoadOptions& options = {},
+    std::stop_token stop = {});
 
 } // namespace dynascope
