@@ -49,6 +49,13 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     stopRun = file->addAction(tr("S&top the Run"));
     stopRun->setToolTip(tr("Send SIGINT to the recorded program (as Ctrl+C); again to kill it"));
     stopRun->setEnabled(false);
+    followFolder = file->addAction(tr("Fo&llow Folder…"));
+    followFolder->setObjectName(QStringLiteral("followFolder"));
+    followFolder->setToolTip(tr("Show the trace a running job writes into a folder, live: "
+                                "compiles appear as they are logged, rank files as they appear"));
+    stopFollowing = file->addAction(tr("Stop Follo&wing"));
+    stopFollowing->setObjectName(QStringLiteral("stopFollowing"));
+    stopFollowing->setEnabled(false);
     file->addSeparator();
     exportImage = file->addAction(tr("&Export Image…"));
     exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));

@@ -42,6 +42,8 @@ public:
     QAction* compareWith = nullptr; // File > Compare With…: a second trace against the open one
     QAction* recordRun = nullptr;
     QAction* stopRun = nullptr;
+    QAction* followFolder = nullptr; // File > Follow Folder…: a folder a running job writes into
+    QAction* stopFollowing = nullptr;
     QAction* pasteLog
         = nullptr; // File > Paste Log: TORCH_LOGS text (or a trace) from the clipboard
     QAction* reload = nullptr;

@@ -56,6 +56,12 @@ public:
     void openText(const QByteArray& text);
     void pasteFromClipboard();
     void reload();
+    // A newer state of a trace followed live (ui/record/livefollower.h), or its first: shown
+    // without a load. The timeline keeps its view (or follows the newest part when it showed it)
+    // and the selected compile stays selected. `final`: the trace is complete (Reload reads it
+    // from disk again). Dropped while a load the user started runs.
+    void showLiveTrace(
+        std::shared_ptr<const Trace> trace, const QStringList& paths, bool final = false);
     bool isLoading() const;
     const std::shared_ptr<const Trace>& trace() const { return m_trace; }
     QStringList openPathList() const { return m_paths; }
@@ -136,6 +142,7 @@ private:
     QByteArray m_pasting; // the text of a paste being loaded
     std::vector<Diagnostic> m_allDiagnostics; // the loader's and the payload check's
     bool m_payloadsVerified = false;
+    bool m_liveUpdate = false; // setTrace() is showing a newer state of the same trace
     bool m_docksSized = false;
     bool m_compilesRaised = false;
     bool m_centreSized = false;

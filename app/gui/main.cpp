@@ -89,8 +89,8 @@ int main(int argc, char* argv[])
         QStringLiteral("Open the example trace shipped with Dynascope."));
     const QCommandLineOption recordOpt(QStringLiteral("record"),
         QStringLiteral("Run the command given after -- (dynascope --record -- python train.py) "
-                       "with TORCH_TRACE set to a new folder, show the window while it runs and "
-                       "open its trace when it ends. Its output stays in this terminal."));
+                       "with TORCH_TRACE set to a new folder and show its trace live while it "
+                       "runs. Its output stays in this terminal."));
     const QCommandLineOption recordDirOpt(QStringLiteral("record-dir"),
         QStringLiteral("With --record: the trace folder, new or empty (default "
                        "./dynascope-runs/DATE-TIME)."),
@@ -108,11 +108,43 @@ int main(int argc, char* argv[])
                        "Start); --range is then relative to that start."));
     const QCommandLineOption noFoldOpt(QStringLiteral("no-fold"),
         QStringLiteral("Show idle gaps to scale (View > Fold Idle Gaps off)."));
+    const QCommandLineOption followOpt(QStringLiteral("follow"),
+        QStringLiteral("Follow a TORCH_TRACE folder a running job writes into, live (as File > "
+                       "Follow Folder…): compiles appear as they are logged, rank files as they "
+                       "appear."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption shotAfterOpt(QStringLiteral("screenshot-after"),
+        QStringLiteral("With --record or --follow: render the window into the --screenshot PNG "
+                       "after SECONDS, while it follows the trace live, then exit (with "
+                       "--record, once the program has ended)."),
+        QStringLiteral("SECONDS"));
     parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt,
-        compareOpt, runOpt, alignOpt, noFoldOpt });
+        compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
     parser.process(app);
-    if (parser.isSet(recordOpt) && (parser.isSet(shotOpt) || parser.isSet(exampleOpt))) {
-        printError(QStringLiteral("--record does not go with --screenshot or --example"));
+    const bool live = parser.isSet(recordOpt) || parser.isSet(followOpt);
+    if (parser.isSet(recordOpt) && parser.isSet(followOpt)) {
+        printError(QStringLiteral("--record and --follow do not go together"));
+        return 1;
+    }
+    if (live && parser.isSet(exampleOpt)) {
+        printError(QStringLiteral("--record and --follow do not go with --example"));
+        return 1;
+    }
+    if (live && parser.isSet(shotOpt) != parser.isSet(shotAfterOpt)) {
+        printError(QStringLiteral("with --record or --follow, --screenshot needs "
+                                  "--screenshot-after SECONDS (and the other way round)"));
+        return 1;
+    }
+    if (parser.isSet(shotAfterOpt) && !live) {
+        printError(QStringLiteral("--screenshot-after goes with --record or --follow"));
+        return 1;
+    }
+    bool secondsOk = true;
+    const double shotAfter
+        = parser.isSet(shotAfterOpt) ? parser.value(shotAfterOpt).toDouble(&secondsOk) : 0;
+    if (!secondsOk || shotAfter < 0 || shotAfter > 86400) {
+        printError(QStringLiteral("--screenshot-after wants seconds (0 to 86400), got \"%1\"")
+                       .arg(parser.value(shotAfterOpt)));
         return 1;
     }
     if (parser.isSet(recordOpt) && parser.positionalArguments().isEmpty()) {
@@ -168,7 +200,7 @@ int main(int argc, char* argv[])
             a->setChecked(!parser.isSet(noFoldOpt));
     };
 
-    if (parser.isSet(shotOpt)) {
+    if (parser.isSet(shotOpt) && !live) {
         MainWindow window(MainWindow::Options { false });
         applyViewOptions(window);
         ScreenshotRequest request;
@@ -186,9 +218,10 @@ int main(int argc, char* argv[])
         return rc;
     }
 
-    MainWindow window;
+    const bool liveShot = parser.isSet(shotAfterOpt);
+    MainWindow window(MainWindow::Options { !liveShot });
     applyViewOptions(window);
-    if (parser.isSet(sizeOpt))
+    if (parser.isSet(sizeOpt) || liveShot)
         window.resize(size);
     window.show();
     if (!select.isEmpty()) {
@@ -239,6 +272,26 @@ int main(int argc, char* argv[])
         }
         std::fprintf(stderr, "dynascope: recording into %s (TORCH_TRACE)\n",
             qPrintable(window.recording()->controller()->folder()));
+    }
+    if (parser.isSet(followOpt))
+        window.recording()->follow(parser.value(followOpt));
+    if (liveShot) {
+        const QString out = parser.value(shotOpt);
+        QTimer::singleShot(static_cast<int>(shotAfter * 1000), &window, [&window, out] {
+            if (!renderWidget(window).save(out, "PNG")) {
+                printError(QStringLiteral("cannot write %1").arg(out));
+                QApplication::exit(3);
+                return;
+            }
+            std::fprintf(stderr, "dynascope: saved %s\n", qPrintable(out));
+            RunController* run = window.recording()->controller();
+            if (!run->isRunning()) {
+                QApplication::exit(0);
+                return;
+            }
+            QObject::connect(run, &RunController::finished, &window,
+                [] { QTimer::singleShot(0, [] { QApplication::exit(0); }); });
+        });
     }
     return app.exec();
 }

@@ -9,7 +9,12 @@
 //                                              0.3 s after the first, exit 10 + count
 //   --echo-stdin                               copy stdin to stdout first
 //   --print-env NAME                           print NAME=value of the environment
+//   --trace-from FILE --pieces N --every MS    write FILE's trace (decompressed) instead, in N
+//                                              pieces cut anywhere, MS apart (live following)
+#include "core/io/input_buffer.h"
 #include "core/synth/scenarios.h"
+
+#include <algorithm>
 
 #include <atomic>
 #include <chrono>
@@ -56,6 +61,8 @@ int main(int argc, char** argv)
     std::string trace = "graph_break";
     int exitCode = 0, raise = 0;
     bool catchSigint = false, echo = false;
+    std::string traceFrom;
+    int pieces = 1, everyMs = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -67,6 +74,12 @@ int main(int argc, char** argv)
             raise = signalNumber(next());
         else if (a == "--catch-sigint")
             catchSigint = true;
+        else if (a == "--trace-from")
+            traceFrom = next();
+        else if (a == "--pieces")
+            pieces = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--every")
+            everyMs = std::atoi(next().c_str());
         else if (a == "--echo-stdin")
             echo = true;
         else if (a == "--print-env") {
@@ -85,7 +98,29 @@ int main(int argc, char** argv)
         std::cout << std::flush;
     }
     const char* dir = std::getenv("TORCH_TRACE");
-    if (dir && *dir && trace != "none") {
+    if (dir && *dir && !traceFrom.empty()) {
+        std::string error;
+        auto in = dynascope::InputBuffer::open(traceFrom, 1ull << 30, error);
+        if (!in) {
+            std::cerr << "dynascope-standin: " << traceFrom << ": " << error << "\n";
+            return 66;
+        }
+        std::ofstream out(
+            std::string(dir) + "/dedicated_log_torch_trace_st4nd1n_.log", std::ios::binary);
+        const std::string_view bytes = in->view();
+        size_t written = 0;
+        for (int k = 1; k <= pieces; ++k) {
+            // Cut anywhere: inside lines and payloads, as a writer's buffer flushes.
+            const size_t end
+                = k == pieces ? bytes.size() : bytes.size() * size_t(k) / size_t(pieces) + 7;
+            const size_t stop = std::min(end, bytes.size());
+            out.write(bytes.data() + written, static_cast<std::streamsize>(stop - written));
+            out.flush();
+            written = stop;
+            if (k < pieces)
+                std::this_thread::sleep_for(std::chrono::milliseconds(everyMs));
+        }
+    } else if (dir && *dir && trace != "none") {
         std::ofstream out(
             std::string(dir) + "/dedicated_log_torch_trace_st4nd1n_.log", std::ios::binary);
         if (trace == "recompile_chain")

@@ -9,11 +9,17 @@
 #include "ui/models/statusstyle.h"
 #include "ui/timeline/rangesummary.h"
 
+#include "core/io/input_buffer.h"
+#include "core/load/live_trace.h"
+
 #include <QScreen>
 #include <QScrollBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 
+#include <cmath>
+#include <fstream>
 #include <map>
 
 using namespace dynascope;
@@ -39,6 +45,65 @@ private Q_SLOTS:
         SKIP_UNLESS_EXISTS(uitest::exampleTrace());
         m_trace = uitest::loadTrace(uitest::exampleTrace());
         QVERIFY(m_trace);
+    }
+
+    // Live following (TimelineView::updateTrace): a newer state of the trace keeps a view the
+    // user scrolled to, keeps showing all of it when it showed all, and keeps the newest part in
+    // sight (same width, the new end) when it showed the end.
+    void liveUpdatesKeepOrFollowTheView()
+    {
+        std::string error;
+        auto file = InputBuffer::open(uitest::exampleTrace().toStdString(), 1 << 30, error);
+        QVERIFY(file);
+        const std::string_view text = file->view();
+        const size_t half = text.find('\n', text.size() / 2) + 1;
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/dedicated_log_torch_trace.log";
+        auto write = [&](std::string_view bytes) {
+            std::ofstream out(path, std::ios::binary | std::ios::app);
+            out.write(bytes.data(), std::streamsize(bytes.size()));
+        };
+        write(text.substr(0, half));
+        LiveTrace live({ path });
+        live.poll();
+        const auto before = live.snapshot().trace;
+        write(text.substr(half));
+        live.poll();
+        const auto after = live.snapshot().trace;
+        QVERIFY(before && after && after->compiles.size() > before->compiles.size());
+
+        CompileSelection selection;
+        TimelineView view(&selection);
+        view.resize(1200, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto covers = [&](const timeline::TimeRange& r) {
+            const auto all = view.layout().toTrace(view.layout().bounds());
+            return r.start <= all.start && r.end >= all.end;
+        };
+        // All of it shown: all of the newer state shown.
+        view.setTrace(before);
+        view.updateTrace(after);
+        QVERIFY(covers(view.viewRange()));
+        // Scrolled to the start: stays there.
+        view.setTrace(before);
+        const auto b = view.layout().toTrace(view.layout().bounds());
+        const timeline::TimeRange start { b.start, b.start + b.span() / 10 };
+        view.setViewRange(start);
+        const auto kept = view.viewRange();
+        view.updateTrace(after);
+        QCOMPARE(view.viewRange().start, kept.start);
+        QCOMPARE(view.viewRange().end, kept.end);
+        QVERIFY(view.canGoBack()); // the history stays
+        // At the end: the same width, ending at the new end.
+        view.setTrace(before);
+        view.setViewRange({ b.end - b.span() / 10, b.end });
+        const double width = view.viewRange().span();
+        view.updateTrace(after);
+        const auto a = view.layout().toTrace(view.layout().bounds());
+        QVERIFY(a.end > b.end);
+        QCOMPARE(view.viewRange().end, view.layout().toTrace(view.limits()).end); // + margin
+        QVERIFY(std::abs(view.viewRange().span() - width) < width * 0.05);
     }
 
     void clickSelectsAndTooltip()

@@ -2,13 +2,18 @@
 
 #include "ui/mainactions.h"
 #include "ui/mainwindow.h"
+#include "ui/record/livefollower.h"
 #include "ui/record/recorddialog.h"
 #include "ui/record/recordingviews.h"
 
+#include "core/run/run_folder.h"
+
 #include <QAction>
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileDialog>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
@@ -27,15 +32,66 @@ RecordingUi::RecordingUi(
     , m_run(new RunController(this))
     , m_page(new RecordingPage(m_run, stack))
     , m_indicator(new RunIndicator(m_run, bar))
+    , m_follow(new LiveFollower(this))
+    , m_followIndicator(new FollowIndicator(m_follow, bar))
 {
     m_stack->addWidget(m_page);
     m_bar->addPermanentWidget(m_indicator);
+    m_bar->addPermanentWidget(m_followIndicator);
     connect(m_actions->recordRun, &QAction::triggered, this, &RecordingUi::showDialog);
     connect(m_actions->stopRun, &QAction::triggered, m_run, &RunController::stop);
     connect(m_run, &RunController::started, this, &RecordingUi::onStarted);
     connect(m_run, &RunController::finished, this, &RecordingUi::onFinished);
     connect(m_run, &RunController::openRequested, m_window,
         [this](const QStringList& paths) { m_window->openPaths(paths); });
+    connect(m_run, &RunController::traceUpdated, m_window,
+        [this](const std::shared_ptr<const Trace>& trace, const QStringList& paths, bool final) {
+            if (trace)
+                m_window->showLiveTrace(trace, paths, final);
+            else if (final && !run::runTraceFiles(m_run->folder().toStdString()).empty())
+                m_window->openPaths(paths); // files that do not load: the window says why
+        });
+
+    connect(m_actions->followFolder, &QAction::triggered, this, &RecordingUi::showFollowDialog);
+    connect(m_actions->stopFollowing, &QAction::triggered, this, &RecordingUi::stopFollowing);
+    connect(m_followIndicator, &FollowIndicator::stopRequested, this, &RecordingUi::stopFollowing);
+    connect(m_follow, &TraceFollower::traceUpdated, m_window,
+        [this](const std::shared_ptr<const Trace>& trace, const QStringList& paths, bool final) {
+            m_window->showLiveTrace(trace, paths, final);
+        });
+    // Opening another trace ends following.
+    connect(m_window, &MainWindow::traceChanged, this, [this] {
+        if (m_follow->isFollowing()
+            && m_window->openPathList() != QStringList { m_follow->folder() })
+            stopFollowing();
+    });
+}
+
+void RecordingUi::follow(const QString& folder)
+{
+    const QString path = QDir(folder).absolutePath();
+    m_follow->begin(path);
+    m_actions->stopFollowing->setEnabled(true);
+    m_followIndicator->refresh();
+    m_bar->showMessage(tr("Following %1: compiles appear as the job logs them").arg(path), 8000);
+}
+
+void RecordingUi::stopFollowing()
+{
+    if (!m_follow->isFollowing())
+        return;
+    m_follow->stop();
+    m_actions->stopFollowing->setEnabled(false);
+    m_followIndicator->refresh();
+    m_bar->showMessage(tr("Stopped following %1").arg(m_follow->folder()), 8000);
+}
+
+void RecordingUi::showFollowDialog()
+{
+    const QString folder = QFileDialog::getExistingDirectory(m_window,
+        tr("Follow a TORCH_TRACE Folder a Running Job Writes Into"), m_window->lastFolder());
+    if (!folder.isEmpty())
+        follow(folder);
 }
 
 bool RecordingUi::start(const RunRequest& request, QString* error)

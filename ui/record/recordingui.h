@@ -15,6 +15,8 @@ class QStatusBar;
 
 namespace dynascope::ui {
 
+class FollowIndicator;
+class LiveFollower;
 class MainActions;
 class MainWindow;
 class RecordingPage;
@@ -28,6 +30,11 @@ public:
     // Starts recording; false with *error (the window also says why in the status bar).
     bool start(const RunRequest& request, QString* error);
     void showDialog();
+    // File > Follow Folder…: follows `folder` (a TORCH_TRACE folder a running job writes into,
+    // which may not hold a trace yet) until Stop Following or another trace is opened.
+    void follow(const QString& folder);
+    void stopFollowing();
+    void showFollowDialog();
     // Asked when the window closes: true when it may close (nothing runs, or the user chose to
     // stop the program, which then gets SIGINT and, after 3 s, SIGKILL).
     bool confirmClose();
@@ -35,6 +42,8 @@ public:
     RunController* controller() const { return m_run; }
     RecordingPage* page() const { return m_page; }
     RunIndicator* indicator() const { return m_indicator; }
+    LiveFollower* follower() const { return m_follow; }
+    FollowIndicator* followIndicator() const { return m_followIndicator; }
 
 private:
     void onStarted();
@@ -47,6 +56,8 @@ private:
     RunController* m_run;
     RecordingPage* m_page;
     RunIndicator* m_indicator;
+    LiveFollower* m_follow;
+    FollowIndicator* m_followIndicator;
     QString m_lastCommand, m_lastWorkdir;
 };
 

@@ -1,5 +1,7 @@
 #include "ui/record/recordingviews.h"
 
+#include "ui/record/livefollower.h"
+
 #include "ui/plaintooltip.h"
 #include "ui/record/runcontroller.h"
 
@@ -253,8 +255,9 @@ void RunIndicator::refresh()
     if (program.size() > 60)
         program = program.left(57) + QStringLiteral("…");
     if (running) {
-        m_label->setText(tr("recording %1 · %2 · the trace opens when it ends")
-                             .arg(program, elapsedText(m_run->elapsedMs())));
+        m_label->setText(
+            tr("recording %1 · %2 · %3")
+                .arg(program, elapsedText(m_run->elapsedMs()), m_run->follower()->progress()));
     } else if (m_run->status()) {
         m_label->setText(tr("recorded %1: %2 after %3")
                              .arg(program, QString::fromStdString(m_run->status()->describe()),
@@ -262,6 +265,42 @@ void RunIndicator::refresh()
     }
     m_label->setToolTip(plainToolTip(commandText(m_run) + QLatin1Char('\n') + m_run->folder()));
     setVisible(running || m_run->status().has_value());
+}
+
+FollowIndicator::FollowIndicator(LiveFollower* follower, QWidget* parent)
+    : QWidget(parent)
+    , m_follower(follower)
+{
+    setObjectName(QStringLiteral("followIndicator"));
+    auto* h = new QHBoxLayout(this);
+    h->setContentsMargins(0, 0, 0, 0);
+    auto* dot = new QLabel(tr("● live"), this);
+    dot->setTextFormat(Qt::PlainText);
+    dot->setStyleSheet(kLiveStyle);
+    m_label = new QLabel(this);
+    m_label->setTextFormat(Qt::PlainText);
+    m_stop = new QToolButton(this);
+    m_stop->setText(tr("Stop Following"));
+    h->addWidget(dot);
+    h->addWidget(m_label);
+    h->addWidget(m_stop);
+    connect(m_stop, &QToolButton::clicked, this, &FollowIndicator::stopRequested);
+    connect(m_follower, &TraceFollower::traceUpdated, this, &FollowIndicator::refresh);
+    hide();
+}
+
+QString FollowIndicator::text() const
+{
+    return isVisible() ? tr("● live ") + m_label->text() : QString();
+}
+
+void FollowIndicator::refresh()
+{
+    const bool on = m_follower->isFollowing();
+    m_label->setText(tr("following %1 · %2")
+                         .arg(QFileInfo(m_follower->folder()).fileName(), m_follower->progress()));
+    m_label->setToolTip(plainToolTip(m_follower->folder()));
+    setVisible(on);
 }
 
 } // namespace dynascope::ui

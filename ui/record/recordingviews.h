@@ -14,6 +14,7 @@ class QToolButton;
 
 namespace dynascope::ui {
 
+class LiveFollower;
 class RunController;
 
 class RecordingPage : public QWidget {
@@ -53,6 +54,23 @@ private:
 
     RunController* m_run;
     QLabel* m_dot;
+    QLabel* m_label;
+    QToolButton* m_stop;
+};
+
+// The "● live" indicator of File > Follow Folder…: the folder, what was read, Stop Following.
+class FollowIndicator : public QWidget {
+    Q_OBJECT
+public:
+    FollowIndicator(LiveFollower* follower, QWidget* parent = nullptr);
+    QString text() const; // empty when hidden (tests)
+    void refresh();
+
+Q_SIGNALS:
+    void stopRequested();
+
+private:
+    LiveFollower* m_follower;
     QLabel* m_label;
     QToolButton* m_stop;
 };

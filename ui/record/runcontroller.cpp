@@ -1,5 +1,7 @@
 #include "ui/record/runcontroller.h"
 
+#include "ui/record/livefollower.h"
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -7,25 +9,12 @@
 
 namespace dynascope::ui {
 
-void OpenWhenFinished::end(const QString& folder)
-{
-    if (!run::runTraceFiles(folder.toStdString()).empty()) // else the window says there is none
-        Q_EMIT openRequested({ folder });
-}
-
-QString OpenWhenFinished::whileRunning() const
-{
-    return tr("The trace opens when the program ends. (Following it live, compile by compile, "
-              "comes with the streaming loader.)");
-}
-
 RunController::RunController(QObject* parent)
     : QObject(parent)
-    , m_follower(std::make_unique<OpenWhenFinished>())
 {
     m_poll.setInterval(100);
     connect(&m_poll, &QTimer::timeout, this, &RunController::poll);
-    connect(m_follower.get(), &TraceFollower::openRequested, this, &RunController::openRequested);
+    setFollower(std::make_unique<LiveFollower>());
 }
 
 RunController::~RunController()
@@ -41,6 +30,7 @@ void RunController::setFollower(std::unique_ptr<TraceFollower> follower)
 {
     m_follower = std::move(follower);
     connect(m_follower.get(), &TraceFollower::openRequested, this, &RunController::openRequested);
+    connect(m_follower.get(), &TraceFollower::traceUpdated, this, &RunController::traceUpdated);
 }
 
 bool RunController::start(const RunRequest& request, QString* error)

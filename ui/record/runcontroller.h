@@ -3,13 +3,13 @@
 // argv as typed, no shell) with TORCH_TRACE pointing at a fresh run folder, watched from the GUI
 // thread by a 100 ms poll that never blocks, and stopped on request (SIGINT, then SIGKILL).
 //
-// What the window does with the trace while the program runs is the TraceFollower's business.
-// Today's follower (OpenWhenFinished) opens the run folder once the process has ended. Following
-// a growing trace live (compiles appearing as they are logged, reading only what was appended)
-// needs the loader's streaming index (issue 19); such a follower implements the same interface:
-// begin() when the run starts, end() when it stops, openRequested/updated traces in between.
+// What the window does with the trace while the program runs is the TraceFollower's business:
+// the LiveFollower (livefollower.h) follows the run folder live, reading only what was appended,
+// and hands each newer state of the trace to the window. begin() when the run starts, end() when
+// it stops, traceUpdated in between and once more, final, after the end.
 #pragma once
 
+#include "core/model/trace.h"
 #include "core/run/child_process.h"
 #include "core/run/run_folder.h"
 
@@ -41,20 +41,16 @@ public:
     virtual void end(const QString& folder) = 0;
     // What the window says about the trace while the program runs.
     virtual QString whileRunning() const = 0;
+    // How far it got, in a few words ("12 compiles", "no trace yet").
+    virtual QString progress() const = 0;
 
 Q_SIGNALS:
     // Open (or reopen) these paths in the window.
     void openRequested(const QStringList& paths);
-};
-
-// Loads the run's trace once, when the process has ended.
-class OpenWhenFinished final : public TraceFollower {
-    Q_OBJECT
-public:
-    using TraceFollower::TraceFollower;
-    void begin(const QString&) override { }
-    void end(const QString& folder) override;
-    QString whileRunning() const override;
+    // A newer state of the trace at `paths` (null: nothing written yet); `final` once the run
+    // ended and everything was read.
+    void traceUpdated(
+        const std::shared_ptr<const dynascope::Trace>& trace, const QStringList& paths, bool final);
 };
 
 class RunController : public QObject {
@@ -88,6 +84,8 @@ Q_SIGNALS:
     void tick(); // while running, every poll
     void finished();
     void openRequested(const QStringList& paths); // from the follower
+    void traceUpdated(const std::shared_ptr<const dynascope::Trace>& trace,
+        const QStringList& paths, bool final); // from the follower
 
 private:
     void poll();

@@ -59,6 +59,48 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace)
     Q_EMIT selectedRangeChanged();
 }
 
+void TimelineView::updateTrace(std::shared_ptr<const Trace> trace)
+{
+    if (!m_trace || !trace || !m_layout.hasTime()) {
+        setTrace(std::move(trace));
+        return;
+    }
+    // Where the view was, against the old trace: showing all of it, its newest part, or a
+    // place the user scrolled to. Measured against the spans themselves, not limits(): its
+    // margins change with the width, which changes as the window lays out a first trace.
+    const TimeRange was = m_layout.bounds();
+    const double slack = 0.02 * m_view.span();
+    const bool showedAll = m_view.start <= was.start + slack && m_view.end >= was.end - slack;
+    const bool atEnd = m_view.end >= was.end - slack;
+    const TimeRange place = viewRange();
+    const auto selected = selectedRange();
+    const int scrolled = m_vbar->value();
+    m_trace = std::move(trace);
+    m_hover = {};
+    m_hits.clear(); // compile indices may have moved: their owners set them again
+    m_findingMarks.clear();
+    m_rankMarks.clear();
+    m_layout.build(*m_trace, m_layoutOptions);
+    m_legendWidth = -1;
+    m_lastSelection = m_selection->current();
+    updateScrollBar();
+    m_vbar->setValue(scrolled);
+    const TimeRange now = limits();
+    // A live update is not a place of the history.
+    m_noPush = true;
+    if (showedAll)
+        changeView(now, false);
+    else if (atEnd)
+        changeView({ now.end - m_view.span(), now.end }, false);
+    else
+        changeView(m_layout.toDisplay(place), false);
+    m_noPush = false;
+    m_gesture.invalidate();
+    m_range.reset();
+    setSelectedRange(selected);
+    invalidate();
+}
+
 void TimelineView::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);

@@ -47,6 +47,11 @@ public:
     explicit TimelineView(CompileSelection* selection, QWidget* parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace);
+    // A newer state of the trace shown (live following: more of the same files). The view stays
+    // where it was, or follows the newest part when it showed it: all of the trace when it showed
+    // all, the same width ending at the new end when it showed the end. The selected range and
+    // the history stay; nothing is fitted anew.
+    void updateTrace(std::shared_ptr<const Trace> trace);
     const timeline::TimelineLayout& layout() const { return m_layout; }
     // The visible range in trace time (timelinelayout.h: with aligned ranks, time since the ranks'
     // common origin); idle gaps folded inside it count with their whole length.
