@@ -183,7 +183,7 @@ void MainWindow::showLiveTrace(
                 m_selection->setCurrent(c.index);
                 break;
             }
-    m_loadTime->setText(final ? tr("followed live") : tr("● live"));
+    m_loadTime->setText(final ? tr("followed live") : QString()); // the indicator says "● live"
     if (final)
         for (const QString& p : paths)
             if (QFileInfo::exists(p))
