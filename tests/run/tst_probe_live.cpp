@@ -5,10 +5,12 @@
 //
 //   - record of a scenario of the suite gives the committed log's structure (compiles, ids,
 //     statuses, functions and lines, graph breaks, recompiles, failures; not times);
+//   - following the example program's trace while it runs shows every compile once;
 //   - probe of the failing-backend program names AOTAutograd;
 //   - probe --check of a program whose own backend perturbs a result says "wrong result";
 //   - the MLP's steady-state time per call is below its first call's.
 // Each torch process costs 5-25 s on the CI's 2 cores; these nine take about two minutes.
+#include "core/load/live_trace.h"
 #include "core/load/loader.h"
 #include "core/report/probe_report.h"
 #include "core/report/text_format.h"
@@ -16,10 +18,12 @@
 #include "core/run/run_folder.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <set>
 #include <sstream>
 
 using namespace dynascope;
@@ -135,6 +139,56 @@ private Q_SLOTS:
         QVERIFY(!old.empty());
         const std::string a = structure(fresh), b = structure(old);
         QVERIFY2(a == b, (a + "\n--- committed ---\n" + b).c_str());
+    }
+
+    // Following a real run while PyTorch writes its trace (core/load/live_trace.h, what the
+    // app's live view loads): every state shows each compile once and keeps what the one before
+    // showed, and the last state is what opening the finished folder shows.
+    void followingARealRunShowsEveryCompileOnce()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("run"));
+        QVERIFY(QDir().mkpath(dir));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TORCH_TRACE"), dir);
+        env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+        env.insert(QStringLiteral("TORCHINDUCTOR_CACHE_DIR"), tmp.filePath(QStringLiteral("c")));
+        env.insert(QStringLiteral("DYNASCOPE_FACTS"), tmp.filePath(QStringLiteral("facts.json")));
+        p.setProcessEnvironment(env);
+        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p.start(python(), { kSource + QStringLiteral("/tests/scenarios/programs/example.py") });
+        QVERIFY(p.waitForStarted());
+        LiveTrace live({ dir.toStdString() });
+        std::set<std::string> seen;
+        int states = 0;
+        auto check = [&] {
+            if (!live.poll().changed)
+                return;
+            const LoadResult r = live.snapshot();
+            if (!r.trace)
+                return;
+            ++states;
+            std::set<std::string> keys;
+            for (const Compile& c : r.trace->compiles)
+                QVERIFY2(keys.insert(c.id.display()).second, c.id.display().c_str());
+            for (const std::string& k : seen)
+                QVERIFY2(keys.contains(k), k.c_str());
+            seen = keys;
+        };
+        while (!p.waitForFinished(50))
+            check();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        check();
+        QVERIFY2(states >= 2, "the trace was seen only once while the program wrote it");
+        const auto files = run::runTraceFiles(dir.toStdString());
+        QCOMPARE(files.size(), size_t(1));
+        const LoadResult last = live.snapshot();
+        QVERIFY(last.trace);
+        QCOMPARE(last.trace->compiles.size(), load(files).trace->compiles.size());
+        QCOMPARE(
+            live.totalBytesRead(), uint64_t(QFileInfo(QString::fromStdString(files[0])).size()));
+        qInfo("%d states while the program ran, %zu compiles", states, last.trace->compiles.size());
     }
 
     void probeNamesTheFailingLayer()
