@@ -421,12 +421,12 @@ void printHeapParts(const dynascope::Trace& t)
         compileRecords += cap(c.records);
         phases += cap(c.phases);
         phaseCount += c.phases.size();
-        for (const auto& ph : c.phases)
-            phaseStrings += str(ph.name) + str(ph.category);
         events += cap(c.instants) + cap(c.attempts) + cap(c.graphBreaks) + cap(c.recompileReasons)
             + cap(c.cacheEvents) + cap(c.shapeEvents) + cap(c.stack);
         compileStrings += str(c.coName) + str(c.coFilename);
     }
+    for (const auto& pool : t.pools) // the names the spans point into, each stored once
+        phaseStrings += static_cast<double>(pool->bytes());
     const double mb = 1024.0 * 1024.0;
     std::fprintf(stderr,
         "dynascope-bench: heap by part: records %.1f MB (%zu x %zu B, capacity %zu), compiles "

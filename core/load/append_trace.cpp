@@ -20,6 +20,7 @@ void appendTrace(Trace& into, Trace&& part)
         into.frames = std::move(part.frames);
         into.kindNames = std::move(part.kindNames);
         into.kindCounts = std::move(part.kindCounts);
+        into.pools = std::move(part.pools);
         for (auto& d : part.diagnostics)
             into.diagnostics.push_back(std::move(d));
         return;
@@ -105,6 +106,8 @@ void appendTrace(Trace& into, Trace&& part)
     }
     for (auto& d : part.diagnostics)
         into.diagnostics.push_back(std::move(d));
+    for (auto& p : part.pools)
+        into.pools.push_back(std::move(p));
     // Counted under the names the records now have: past the cap, kOtherKinds.
     for (auto& [k, n] : part.kindCounts) {
         const bool other = kinds.intern(k) == kOtherKindsId;

@@ -15,8 +15,8 @@ void Builder::buildSpans()
     auto addSpan = [&](const ChromiumRaw* b, const ChromiumRaw* e) {
         PhaseSpan s;
         const ChromiumRaw& any = b ? *b : *e;
-        s.name = any.name;
-        s.category = any.cat;
+        s.name = m_names->intern(any.name);
+        s.category = m_names->intern(any.cat);
         s.startUs = b ? b->ts : e->ts;
         s.endUs = e ? e->ts : lastTs;
         if (s.endUs < s.startUs)
@@ -80,7 +80,7 @@ void Builder::buildSpans()
         case 'I': {
             uint32_t c = recs[ev.record].compile;
             if (c != kNone)
-                compiles[c].instants.push_back({ ev.name, ev.ts, ev.record });
+                compiles[c].instants.push_back({ m_names->intern(ev.name), ev.ts, ev.record });
             break;
         }
         default:
@@ -231,6 +231,10 @@ void Builder::linkRecompiles()
 void Builder::finish()
 {
     auto& t = *m_trace;
+    // The record table was reserved from an estimate: what it overshot is given back (one move
+    // of the table, against holding up to a sixteenth more for the life of the trace).
+    if (t.records.capacity() - t.records.size() > t.records.size() / 64)
+        t.records.shrink_to_fit();
     for (size_t k = 0; k < m_kindCount.size(); ++k)
         if (m_kindCount[k])
             t.kindCounts[t.kindNames[k]] += m_kindCount[k];

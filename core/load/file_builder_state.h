@@ -86,6 +86,7 @@ public:
         f.decodedBytes = in.buffer->size();
         f.compression = toString(in.buffer->compression());
         m_trace->files.push_back(std::move(f));
+        m_trace->pools.push_back(m_names);
     }
 
     std::unique_ptr<Trace> run();
@@ -152,6 +153,7 @@ private:
     std::vector<bool> m_finished; // compile has its compilation_metrics
     std::vector<std::array<int64_t, 3>> m_compileKeys;
     std::vector<ChromiumRaw> m_chromium;
+    std::shared_ptr<StringPool> m_names = std::make_shared<StringPool>(); // span and event names
     std::vector<std::vector<GraphBreak>> m_artifactBreaks;
     std::vector<std::vector<std::string>> m_reasonTexts;
     std::vector<std::string> m_errorText;

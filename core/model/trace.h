@@ -9,6 +9,7 @@
 #include "core/model/compile_id.h"
 #include "core/model/diagnostic.h"
 #include "core/model/guard_tree.h"
+#include "core/model/string_pool.h"
 
 #include <cstdint>
 #include <map>
@@ -34,7 +35,7 @@ enum RecordFlags : uint16_t {
     kCrlf = 8, // the header line ends with CR LF
 };
 
-// One envelope (header line + payload lines) in a file. 40 bytes; a trace has millions.
+// One envelope (header line + payload lines) in a file. 32 bytes; a trace has millions.
 struct Record {
     uint64_t offset = 0; // header line start in the buffer
     uint32_t headerLength = 0; // without the newline (and without CR)
@@ -42,14 +43,16 @@ struct Record {
     uint32_t line = 0; // 1-based line number of the header
     uint32_t compile = kNone; // index into Trace::compiles
     uint32_t glogMs = kNone; // ms since local midnight from the glog prefix
-    uint16_t glogDate = 0; // month * 32 + day from the glog prefix (0 = none)
     uint16_t kind = 0; // index into Trace::kindNames
-    uint16_t flags = 0; // RecordFlags
+    // month * 32 + day from the glog prefix (0 = none; the parsers accept months 1-12 and days
+    // 1-31, so at most 415: 9 bits), and the RecordFlags (4 bits), sharing 16 bits.
+    uint16_t glogDate : 9 = 0;
+    uint16_t flags : 7 = 0;
 
     bool hasPayload() const { return flags & kHasPayloadHash; }
     uint64_t payloadOffset() const { return offset + headerLength + ((flags & kCrlf) ? 2 : 1); }
 };
-static_assert(sizeof(Record) == 40, "the record table's size per record (README: Performance)");
+static_assert(sizeof(Record) == 32, "the record table's size per record (README: Performance)");
 
 // Text that stays in the file's buffer (no copy): a view that keeps the buffer alive. It reads
 // like the std::string it replaced: empty(), size(), and conversions to std::string_view and
@@ -111,12 +114,14 @@ const char* toString(CompileStatus s);
 const char* toString(TimeSource s);
 
 // A chromium B/E pair, an X event, or an open-ended B (unmatched: cut log).
+// Names and categories point into the trace's StringPool (Trace::pools): a trace has hundreds
+// of thousands of spans and a few dozen distinct names.
 struct PhaseSpan {
-    std::string name;
-    std::string category;
+    std::string_view name;
+    std::string_view category;
     double startUs = 0; // epoch microseconds
     double endUs = 0;
-    int depth = 0; // nesting under the compile, 0 = outermost
+    int32_t depth = 0; // nesting under the compile, 0 = outermost
     bool openEnd = false; // B without E
     bool openStart = false; // E without B
     // Lies (partly) outside its compile's [startUs, endUs]: runtime work logged under the compile's
@@ -128,7 +133,7 @@ struct PhaseSpan {
 };
 
 struct InstantEvent {
-    std::string name;
+    std::string_view name; // in Trace::pools
     double tsUs = 0;
     uint32_t record = kNone;
 };
@@ -359,6 +364,8 @@ public:
     // The runs the inputs hold, oldest first (empty when the trace was not loaded from files,
     // e.g. pasted text). A run that is not loaded is listed so that a view can offer it.
     std::vector<TraceRun> runs;
+    // The pools the phase spans' and instant events' names point into (one per file built).
+    std::vector<std::shared_ptr<const StringPool>> pools;
 
     // Payload text of a record: one tab stripped per line, joined with '\n', CR removed.
     std::string payload(uint32_t record) const;

@@ -280,7 +280,8 @@ private Q_SLOTS:
         for (const timeline::Row& row : layout.rows()) {
             for (const timeline::Span& s : row.spans) {
                 if (s.phase >= 0)
-                    seen[trace->compiles[s.compile].phases[static_cast<size_t>(s.phase)].name]
+                    seen[std::string(
+                        trace->compiles[s.compile].phases[static_cast<size_t>(s.phase)].name)]
                         = s.group;
             }
         }

@@ -133,7 +133,7 @@ QString formatDateTime(double epochUs, int tzOffsetMinutes)
     return s;
 }
 
-QString qs(const std::string& s)
+QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }

@@ -32,7 +32,7 @@ QStringList axisLabels(const std::vector<double>& ticks, double stepUs, int tzOf
 // "file.py:6", the file's base name; empty when there is no file.
 QString fileLine(const std::string& path, int64_t line);
 QString baseName(const std::string& path);
-QString qs(const std::string& s);
+QString qs(std::string_view s);
 // The function a compile compiled: co_name, else the last dynamo_start frame's name.
 QString compileFunction(const Compile& c);
 QString compileFile(const Compile& c); // full path
