@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QTest>
 
 using namespace dynascope;
 
@@ -36,6 +37,13 @@ QStringList scenarioNames()
         if (QFileInfo::exists(dir.filePath(n + u"/facts.json"_qs)))
             out << n;
     return out;
+}
+
+void addScenarioRows()
+{
+    QTest::addColumn<QString>("name");
+    for (const QString& n : scenarioNames())
+        QTest::newRow(qPrintable(n)) << n;
 }
 
 std::string str(const QJsonValue& v)

@@ -21,6 +21,8 @@ bool isCommittedRecording();
 QJsonObject readJson(const QString& path);
 // Scenario folder names, sorted (folders holding a facts.json).
 QStringList scenarioNames();
+// The data of a test run once per scenario: a QString column "name", a row per scenario.
+void addScenarioRows();
 
 struct Scenario {
     QString name;

@@ -58,12 +58,7 @@ class TestLiveTrace : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void scenarios_data()
-    {
-        QTest::addColumn<QString>("name");
-        for (const QString& n : scenarioNames())
-            QTest::newRow(qPrintable(n)) << n;
-    }
+    void scenarios_data() { addScenarioRows(); }
 
     void scenarios()
     {

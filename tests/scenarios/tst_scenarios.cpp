@@ -76,12 +76,7 @@ class TestScenarios : public QObject {
     }
     std::map<QString, Scenario> m_cache;
 
-    void scenarioRows()
-    {
-        QTest::addColumn<QString>("name");
-        for (const QString& n : scenarioNames())
-            QTest::newRow(qPrintable(n)) << n;
-    }
+    void scenarioRows() { addScenarioRows(); }
     // Skips the row when the recording lacks this scenario (a partial --only recording).
     bool have(const QString& name) { return scenarioNames().contains(name); }
 

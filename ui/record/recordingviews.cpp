@@ -5,6 +5,7 @@
 #include "ui/plaintooltip.h"
 #include "ui/record/runcontroller.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -21,6 +22,24 @@ namespace {
 
 // Okabe-Ito vermillion: the "live" colour, readable on light and dark bases.
 const QString kLiveStyle = QStringLiteral("color: #D55E00; font-weight: bold;");
+
+// The row both status-bar indicators show: "● live", what it is doing, and a button.
+QLabel* liveRow(QWidget* w, QLabel*& label, QToolButton*& button, const QString& buttonText)
+{
+    auto* h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    auto* dot = new QLabel(QCoreApplication::translate("RunIndicator", "● live"), w);
+    dot->setTextFormat(Qt::PlainText);
+    dot->setStyleSheet(kLiveStyle);
+    label = new QLabel(w);
+    label->setTextFormat(Qt::PlainText);
+    button = new QToolButton(w);
+    button->setText(buttonText);
+    h->addWidget(dot);
+    h->addWidget(label);
+    h->addWidget(button);
+    return dot;
+}
 
 QLabel* plainLabel(QWidget* parent, bool wrap = true)
 {
@@ -216,20 +235,9 @@ RunIndicator::RunIndicator(RunController* run, QWidget* parent)
     , m_run(run)
 {
     setObjectName(QStringLiteral("runIndicator"));
-    auto* h = new QHBoxLayout(this);
-    h->setContentsMargins(0, 0, 0, 0);
-    m_dot = new QLabel(tr("● live"), this);
+    m_dot = liveRow(this, m_label, m_stop, tr("Stop"));
     m_dot->setObjectName(QStringLiteral("liveDot"));
-    m_dot->setTextFormat(Qt::PlainText);
-    m_dot->setStyleSheet(kLiveStyle);
-    m_label = new QLabel(this);
-    m_label->setTextFormat(Qt::PlainText);
-    m_stop = new QToolButton(this);
-    m_stop->setText(tr("Stop"));
     m_stop->setToolTip(tr("Send SIGINT to the program (as Ctrl+C); again to kill it"));
-    h->addWidget(m_dot);
-    h->addWidget(m_label);
-    h->addWidget(m_stop);
     connect(m_stop, &QToolButton::clicked, m_run, &RunController::stop);
     connect(m_run, &RunController::started, this, &RunIndicator::refresh);
     connect(m_run, &RunController::tick, this, &RunIndicator::refresh);
@@ -272,18 +280,7 @@ FollowIndicator::FollowIndicator(LiveFollower* follower, QWidget* parent)
     , m_follower(follower)
 {
     setObjectName(QStringLiteral("followIndicator"));
-    auto* h = new QHBoxLayout(this);
-    h->setContentsMargins(0, 0, 0, 0);
-    auto* dot = new QLabel(tr("● live"), this);
-    dot->setTextFormat(Qt::PlainText);
-    dot->setStyleSheet(kLiveStyle);
-    m_label = new QLabel(this);
-    m_label->setTextFormat(Qt::PlainText);
-    m_stop = new QToolButton(this);
-    m_stop->setText(tr("Stop Following"));
-    h->addWidget(dot);
-    h->addWidget(m_label);
-    h->addWidget(m_stop);
+    liveRow(this, m_label, m_stop, tr("Stop Following"));
     connect(m_stop, &QToolButton::clicked, this, &FollowIndicator::stopRequested);
     connect(m_follower, &TraceFollower::traceUpdated, this, &FollowIndicator::refresh);
     hide();
