@@ -37,9 +37,7 @@ LiveTrace::Poll LiveTrace::poll()
     for (const std::string& path : expandInputs(m_paths, m_options, notYet)) {
         if (path == "-")
             continue; // standard input cannot be followed
-        const bool known = std::any_of(
-            m_files.begin(), m_files.end(), [&](const Followed& f) { return f.path == path; });
-        if (!known) {
+        if (m_known.insert(path).second) {
             Followed f;
             f.path = path;
             m_files.push_back(std::move(f));
@@ -56,8 +54,7 @@ bool LiveTrace::readMore(Followed& f, uint64_t& read)
     struct stat st { };
     if (::stat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
         if (!f.vanished && f.offset > 0)
-            m_notes.push_back({ Severity::Warning, DiagnosticCode::IoError, f.path, 0,
-                "the file vanished while it was followed; kept what was read of it" });
+            f.note = "the file vanished while it was followed; kept what was read of it";
         f.vanished = true;
         return false;
     }
@@ -68,9 +65,8 @@ bool LiveTrace::readMore(Followed& f, uint64_t& read)
         && (static_cast<uint64_t>(st.st_ino) != f.inode
             || static_cast<uint64_t>(st.st_dev) != f.device);
     if (replaced || size < f.offset) {
-        m_notes.push_back({ Severity::Warning, DiagnosticCode::IoError, f.path, 0,
-            std::string(replaced ? "the file was replaced" : "the file shrank")
-                + " while it was followed; read again from its start" });
+        f.note = std::string(replaced ? "the file was replaced" : "the file shrank")
+            + " while it was followed; read again from its start";
         f.bytes.clear();
         f.offset = 0;
         f.complete = 0;
@@ -123,7 +119,6 @@ bool LiveTrace::readMore(Followed& f, uint64_t& read)
 LoadResult LiveTrace::snapshot(std::stop_token stop) const
 {
     std::vector<LoadedBytes> inputs;
-    LoadResult empty;
     for (const Followed& f : m_files) {
         const std::string_view bytes = f.compressed
             ? std::string_view(f.bytes)
@@ -132,16 +127,13 @@ LoadResult LiveTrace::snapshot(std::stop_token stop) const
             continue;
         std::string error;
         auto buffer = InputBuffer::fromBytes(bytes, m_options.maxDecompressedBytes, error);
-        std::string warning;
-        for (const Diagnostic& d : m_notes)
-            if (d.file == f.path)
-                warning += (warning.empty() ? "" : "; ") + d.message;
+        std::string warning = f.note;
         if (!error.empty())
             warning += (warning.empty() ? "" : "; ") + error;
         inputs.push_back({ f.path, std::move(buffer), std::move(warning) });
     }
     if (inputs.empty())
-        return empty;
+        return {};
     return loadFromMemory(inputs, m_paths, m_options, stop);
 }
 

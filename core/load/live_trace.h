@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace dynascope {
@@ -54,13 +55,14 @@ private:
         size_t complete = 0; // bytes up to and including the last '\n'
         bool compressed = false;
         bool vanished = false;
+        std::string note; // the last thing said of it: replaced, shrank, vanished
     };
     bool readMore(Followed& f, uint64_t& read);
 
     std::vector<std::string> m_paths;
     LoadOptions m_options;
     std::vector<Followed> m_files;
-    std::vector<Diagnostic> m_notes; // replaced, truncated or vanished files
+    std::unordered_set<std::string> m_known; // the paths of m_files
     uint64_t m_totalRead = 0;
 };
 
