@@ -6,9 +6,11 @@
 //   verified_load_s    a load with payload hashes checked as the chunks are scanned (what
 //                      dynascope-cli summary does by default); verified_over_load, its ratio to
 //                      an unverified load run next to it (median of the rounds' ratios)
-//   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after), less the
-//                      buffers the files were read into (measured alone the same way)
-//   peak_rss_mb        getrusage maximum resident set (file pages the mappings touched included)
+//   heap_mb_after_load malloc'd bytes held by the loaded Trace (mallinfo2 before/after); the trace
+//                      reads its files again when asked (core/io/trace_source.h), so this is all
+//                      it holds
+//   peak_rss_mb        the process's peak resident set while loading and after (the loads above,
+//                      one trace kept alive throughout): VmHWM, reset after the scan baseline
 //   render_*, hover_*  the timeline widget painting into a 1920x1080 QImage (bench_ui.cpp)
 //   app_first_paint_ms, example_shown_ms  the dynascope app as a child process (see measureApp)
 // Every time is the median of several runs after a warm-up run; the page cache is warm.
@@ -240,7 +242,8 @@ bool generate(const Args& a, const fs::path& dir, const std::vector<std::string>
     return true;
 }
 
-// memchr over each file mapped the way InputBuffer maps it (MAP_PRIVATE, MADV_SEQUENTIAL).
+// memchr over each file, mapped (MAP_PRIVATE, MADV_SEQUENTIAL): the speed of reading the bytes at
+// all.
 uint64_t scanOnce(const std::vector<std::string>& paths)
 {
     uint64_t lines = 0;
@@ -275,8 +278,19 @@ double cpuSeconds()
         + static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+// Sets the process's peak resident set (VmHWM) back to its current size (Linux 4.0+), so that the
+// peak read next is that of what follows, not of the mapped scan before it.
+void resetPeakRss()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
 double peakRssMb()
 {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.starts_with("VmHWM:"))
+            return std::strtod(line.c_str() + 6, nullptr) / 1024.0; // kB
     struct rusage ru { };
     getrusage(RUSAGE_SELF, &ru);
     return static_cast<double>(ru.ru_maxrss) / 1024.0; // KiB on Linux
@@ -495,23 +509,11 @@ int main(int argc, char** argv)
         scan.push_back(seconds(Clock::now() - t0));
     }
 
-    // The loader reads (or decompresses) each file into one buffer that the trace keeps. The
-    // heap figure is the trace's own memory, so it leaves those buffers out, as it would leave
-    // out a mapping: their size is measured the same way, from the input buffers alone.
     malloc_trim(0);
-    double inputHeap = heapBytes();
-    {
-        std::vector<std::shared_ptr<const dynascope::InputBuffer>> inputs;
-        for (const auto& p : paths) {
-            std::string error;
-            inputs.push_back(dynascope::InputBuffer::open(p, 64ull << 30, error));
-        }
-        inputHeap = heapBytes() - inputHeap;
-    }
-    malloc_trim(0);
+    resetPeakRss();
     const double heapBefore = heapBytes();
     auto kept = dynascope::load(paths);
-    const double heapAfter = heapBytes() - inputHeap;
+    const double heapAfter = heapBytes();
     std::shared_ptr<const dynascope::Trace> trace = kept.trace;
 
     // CPU time (user + system, all threads) next to the wall time: on a shared machine the wall
@@ -579,12 +581,13 @@ int main(int argc, char** argv)
         if (getloadavg(la, 3) < 1)
             la[0] = -1;
         std::fprintf(stderr,
-            "dynascope-bench: input buffers %.1f MB (%.1f MB of heap, left out of "
-            "heap_mb_after_load); load average %.2f on %u cores\n",
-            inputMb, inputHeap / (1024.0 * 1024.0), la[0], std::thread::hardware_concurrency());
+            "dynascope-bench: input %.1f MB decoded, read again from the files when asked (not "
+            "held); load average %.2f on %u cores\n",
+            inputMb, la[0], std::thread::hardware_concurrency());
         printHeapParts(*trace);
     }
 
+    const double peakRss = peakRssMb(); // the loads' (the timeline below paints into images)
     std::optional<double> renderMedian, renderP95, hoverMedian;
 #ifdef DYNASCOPE_BENCH_UI
     if (a.ui) {
@@ -602,7 +605,6 @@ int main(int argc, char** argv)
                 "the timeline widget (ui/timeline/timelineview.h) was not built in");
     }
 #endif
-    const double peakRss = peakRssMb();
 
     std::optional<double> firstPaint, exampleShown;
     if (a.appTimes) {

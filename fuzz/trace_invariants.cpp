@@ -7,6 +7,7 @@
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
 #include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 #include "core/load/content_kind.h"
 #include "core/load/file_builder.h"
 #include "core/logs/torch_logs.h"
@@ -70,16 +71,16 @@ void Checker::checkFiles()
             fail("file ", fi, ": firstRecord ", f.firstRecord, " but the previous file ends at ",
                 next);
         next = uint64_t(f.firstRecord) + f.recordCount;
-        if (!f.buffer && f.recordCount > 0)
+        if (!f.source && f.recordCount > 0)
             fail("file ", fi, ": records but no buffer");
         // TORCH_LOGS text: the buffer is its statements' text, never longer than the input (and
         // the newline its last line may lack).
         const bool text = f.format == TraceFormat::TorchLogs;
-        if (f.buffer && !text && f.decodedBytes != f.buffer->size())
+        if (f.source && !text && f.decodedBytes != f.source->size())
             fail("file ", fi, ": decodedBytes ", f.decodedBytes, " != buffer size ",
-                f.buffer->size());
-        if (f.buffer && text && f.buffer->size() > f.decodedBytes + 1)
-            fail("file ", fi, ": statements' text ", f.buffer->size(), " > the input's ",
+                f.source->size());
+        if (f.source && text && f.source->size() > f.decodedBytes + 1)
+            fail("file ", fi, ": statements' text ", f.source->size(), " > the input's ",
                 f.decodedBytes);
     }
     if (next != m_t.records.size())
@@ -90,7 +91,7 @@ void Checker::checkRecords()
 {
     for (size_t fi = 0; fi < m_t.files.size(); ++fi) {
         const TraceFile& f = m_t.files[fi];
-        const uint64_t size = f.buffer ? f.buffer->size() : 0;
+        const uint64_t size = f.source ? f.source->size() : 0;
         uint64_t lastLine = 0, lastOffset = 0;
         for (uint32_t r = f.firstRecord;
              r < f.firstRecord + f.recordCount && r < m_t.records.size(); ++r) {
@@ -220,7 +221,9 @@ void Checker::checkCompile(const Compile& c, uint32_t i)
         if (r.earlierCompile != kNone && r.earlierCompile >= i)
             fail("compile ", i, ": recompile reason names a compile not earlier (",
                 r.earlierCompile, ")");
-        if (r.guardNode >= 0) {
+        // A guard tree is parsed from the file when first used: a file that changed since it
+        // was loaded gives none (the trace says so), and the link points nowhere.
+        if (r.guardNode >= 0 && m_t.sourceProblems().empty()) {
             if (r.earlierCompile == kNone || r.earlierCompile >= m_t.compiles.size()
                 || !m_t.compiles[r.earlierCompile].guards
                 || static_cast<size_t>(r.guardNode)

@@ -37,7 +37,7 @@ double tracedWallUs(const Trace& t, const TraceFile& f)
 // A compilation_metrics number that the model does not keep ("guard_latency_us").
 std::optional<double> metricNumber(const Compile& c, std::string_view key)
 {
-    const std::string_view json = c.metricsJson;
+    const std::string json = c.metricsJson.text();
     const std::string quoted = "\"" + std::string(key) + "\": ";
     const size_t p = json.find(quoted);
     if (p == std::string_view::npos)
@@ -232,11 +232,12 @@ void guardCost(Context& cx)
     for (const Compile& c : cx.trace.compiles) {
         if (c.startRecord == kNone)
             continue;
-        const auto latency = metricNumber(c, "guard_latency_us");
         // The count decides: guard_latency_us is one timing taken at the end of the compile,
-        // cold caches and all (8 ms for 68 guards in a real log), evidence but no verdict.
+        // cold caches and all (8 ms for 68 guards in a real log), evidence but no verdict (read
+        // from the file only for the compiles it is shown for).
         if (!c.guardCount || *c.guardCount < kManyGuards)
             continue;
+        const auto latency = metricNumber(c, "guard_latency_us");
         Finding& f = cx.add("guard-cost", FindingSeverity::Note, c.frame);
         f.title = cx.frameTitle(c.frame) + " checks "
             + (c.guardCount ? std::to_string(*c.guardCount) + " guards" : std::string("guards"))

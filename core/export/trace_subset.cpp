@@ -235,11 +235,11 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
     for (uint32_t r : recordsOf(tf)) {
         const std::string& kind = t.kindName(r);
         if (kind == "str") {
-            std::string_view json = t.headerJson(r);
+            std::string json = t.headerJson(r);
             auto j = parseJson(json);
             if (j && (*j)["str"].is_array() && (*j)["str"].size() == 2
                 && (*j)["str"][1].is_number_integer()) {
-                std::string_view h = t.header(r);
+                std::string h = t.header(r);
                 strPrefix[(*j)["str"][1].get<int64_t>()]
                     = std::string(h.substr(0, h.size() - json.size()));
             }
@@ -256,8 +256,8 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
     std::vector<Prepared> prepared;
     prepared.reserve(records.size());
     for (uint32_t r : records) {
-        std::string_view h = t.header(r);
-        std::string_view json = t.headerJson(r);
+        std::string h = t.header(r);
+        std::string json = t.headerJson(r);
         Prepared p { r, std::string(h.substr(0, h.size() - json.size())), std::nullopt };
         if (!(t.records[r].flags & kBadJson))
             p.json = parseJson(json);
@@ -405,6 +405,10 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
     }
     if (!out)
         res.error = "write failed";
+    // Records are read again from their file: one that changed since it was loaded gave empty
+    // text, and what was written is not the records that were loaded.
+    if (const auto problems = t.sourceProblems(); res.error.empty() && !problems.empty())
+        res.error = problems.front();
     return res;
 }
 

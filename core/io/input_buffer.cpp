@@ -1,5 +1,6 @@
 #include "core/io/input_buffer.h"
 
+#include "core/io/decode_stream.h"
 #include "core/io/huge_pages.h"
 
 #include <algorithm>
@@ -9,9 +10,8 @@
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
-#include <zlib.h>
-#include <zstd.h>
 
 namespace dynascope {
 
@@ -71,12 +71,6 @@ struct Growable {
     }
 };
 
-std::string limitMessage(uint64_t limit, const char* what = "decompressed size")
-{
-    return std::string(what) + " exceeds the limit of " + std::to_string(limit)
-        + " bytes (raise it with --max-decompressed)";
-}
-
 // Output buffers are capped at limit + 1 bytes: reaching limit + 1 proves the input is over the
 // limit, while an input of exactly `limit` bytes still fits (tst_hostile::exactlyAtTheLimit).
 uint64_t capFor(uint64_t limit)
@@ -92,7 +86,7 @@ bool readInput(int fd, uint64_t expected, uint64_t limit, Growable& out, std::st
     while (expected == 0 || out.size < expected) {
         const size_t step = expected ? static_cast<size_t>(expected - out.size) : size_t(1) << 20;
         if (!out.reserve(out.size + step, cap)) {
-            error = limitMessage(limit, "input");
+            error = decodeLimitMessage(limit, "input");
             return false;
         }
         size_t room = out.capacity - out.size;
@@ -110,7 +104,7 @@ bool readInput(int fd, uint64_t expected, uint64_t limit, Growable& out, std::st
         out.size += static_cast<size_t>(n);
     }
     if (!expected && out.size > limit) {
-        error = limitMessage(limit, "input");
+        error = decodeLimitMessage(limit, "input");
         return false;
     }
     return true;
@@ -125,7 +119,7 @@ bool readInputParallel(
     int fd, uint64_t expected, unsigned threads, Growable& out, std::string& error)
 {
     if (!out.reserve(expected, expected)) {
-        error = limitMessage(expected, "input");
+        error = decodeLimitMessage(expected, "input");
         return false;
     }
     struct Part {
@@ -174,101 +168,27 @@ bool readInputParallel(
     return true;
 }
 
-bool inflateZstd(std::string_view src, uint64_t limit, Growable& out, std::string& error)
-{
-    ZSTD_DCtx* ctx = ZSTD_createDCtx();
-    if (!ctx) {
-        error = "out of memory";
-        return false;
-    }
-    ZSTD_inBuffer in { src.data(), src.size(), 0 };
-    size_t last = 0;
-    while (true) {
-        if (!out.reserve(out.size + (1 << 20), capFor(limit))) {
-            error = limitMessage(limit);
-            ZSTD_freeDCtx(ctx);
-            return false;
-        }
-        ZSTD_outBuffer o { out.data.get() + out.size, out.capacity - out.size, 0 };
-        last = ZSTD_decompressStream(ctx, &o, &in);
-        out.size += o.pos;
-        if (ZSTD_isError(last)) {
-            error = std::string("zstd: ") + ZSTD_getErrorName(last) + " (kept the "
-                + std::to_string(out.size) + " bytes before it)";
-            ZSTD_freeDCtx(ctx);
-            return out.size > 0;
-        }
-        if (in.pos == in.size && o.pos < o.size)
-            break;
-    }
-    ZSTD_freeDCtx(ctx);
-    if (last != 0)
-        error = "zstd: the compressed stream is cut short (kept what decompressed)";
-    return true;
-}
-
-bool inflateGzip(std::string_view src, uint64_t limit, Growable& out, std::string& error)
-{
-    z_stream zs {};
-    if (inflateInit2(&zs, 15 + 32) != Z_OK) {
-        error = "zlib: cannot initialise";
-        return false;
-    }
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(src.data()));
-    zs.avail_in = static_cast<uInt>(std::min<size_t>(src.size(), UINT32_MAX));
-    size_t consumedBefore = 0;
-    int rc = Z_OK;
-    while (true) {
-        if (!out.reserve(out.size + (1 << 20), capFor(limit))) {
-            error = limitMessage(limit);
-            inflateEnd(&zs);
-            return false;
-        }
-        zs.next_out = reinterpret_cast<Bytef*>(out.data.get() + out.size);
-        zs.avail_out = static_cast<uInt>(std::min<size_t>(out.capacity - out.size, UINT32_MAX));
-        size_t before = zs.avail_out;
-        rc = inflate(&zs, Z_NO_FLUSH);
-        out.size += before - zs.avail_out;
-        if (zs.avail_in == 0 && consumedBefore + zs.total_in < src.size()) {
-            // Feed the next chunk of a >4 GiB input.
-            consumedBefore = zs.total_in;
-            size_t rest = src.size() - zs.total_in;
-            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(src.data() + zs.total_in));
-            zs.avail_in = static_cast<uInt>(std::min<size_t>(rest, UINT32_MAX));
-        }
-        if (rc == Z_STREAM_END) {
-            // Concatenated gzip members (gzip a; gzip b; cat) are valid gzip.
-            if (zs.avail_in > 0) {
-                inflateReset(&zs);
-                continue;
-            }
-            break;
-        }
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-            error = "gzip: the compressed stream is cut short (kept what decompressed)";
-            break;
-        }
-        if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            error = std::string("gzip: ") + (zs.msg ? zs.msg : "corrupt data") + " (kept the "
-                + std::to_string(out.size) + " bytes before it)";
-            break;
-        }
-    }
-    inflateEnd(&zs);
-    return true;
-}
 } // namespace
 
 bool InputBuffer::decompress(std::string_view src, uint64_t maxDecoded, std::string& error)
 {
     Growable out;
-    bool ok = m_compression == Compression::Zstd ? inflateZstd(src, maxDecoded, out, error)
-                                                 : inflateGzip(src, maxDecoded, out, error);
-    if (ok && out.size > maxDecoded) {
-        error = limitMessage(maxDecoded);
-        ok = false;
-    }
-    if (!ok)
+    size_t pos = 0;
+    auto read = [&](char* buffer, size_t capacity) -> ssize_t {
+        const size_t n = std::min(capacity, src.size() - pos);
+        std::memcpy(buffer, src.data() + pos, n);
+        pos += n;
+        return static_cast<ssize_t>(n);
+    };
+    // decodeStream never passes the limit, so the capped buffer always has room.
+    auto write = [&](const char* data, size_t n, std::string&) {
+        out.reserve(out.size + n, capFor(maxDecoded));
+        std::memcpy(out.data.get() + out.size, data, n);
+        out.size += n;
+        return true;
+    };
+    uint64_t decoded = 0;
+    if (!decodeStream(m_compression, read, write, maxDecoded, decoded, error))
         return false;
     adopt(std::move(out.data), out.size, out.capacity);
     return true;
@@ -318,73 +238,38 @@ std::optional<std::string> InputBuffer::readHead(const std::string& path, size_t
         ::close(fd);
         return std::nullopt;
     }
-    // Raw bytes are read in pieces until maxBytes decode (a compressed head needs more than one
-    // piece only when it compresses well, and never more than the file).
-    std::string raw, out;
-    std::vector<char> piece(256 * 1024);
-    ZSTD_DCtx* zctx = nullptr;
-    z_stream zs {};
-    bool zInit = false, done = false;
-    Compression kind = Compression::None;
-    while (!done && out.size() < maxBytes) {
-        const ssize_t n = ::read(fd, piece.data(), piece.size());
-        if (n <= 0)
-            break;
-        std::string_view in(piece.data(), static_cast<size_t>(n));
-        if (raw.empty() && kind == Compression::None) {
-            raw.assign(in);
-            kind = sniff(raw);
-            if (kind == Compression::None) {
-                out.assign(in.substr(0, std::min(in.size(), maxBytes)));
-                continue;
-            }
-        } else if (kind == Compression::None) {
-            out.append(in.substr(0, std::min(in.size(), maxBytes - out.size())));
-            continue;
-        }
-        const size_t before = out.size();
-        out.resize(maxBytes);
-        if (kind == Compression::Zstd) {
-            if (!zctx && !(zctx = ZSTD_createDCtx()))
+    // Compressed input is decoded until maxBytes came out (a head needs more than one read
+    // only when it compresses well, and never more than the file).
+    std::string out, first(std::min<size_t>(maxBytes, 256 * 1024), '\0');
+    ssize_t n = ::read(fd, first.data(), first.size());
+    first.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    const Compression kind = sniff(first);
+    if (kind == Compression::None) {
+        out = std::move(first);
+        while (out.size() < maxBytes) {
+            const size_t before = out.size();
+            out.resize(std::min(maxBytes, before + (1u << 20)));
+            n = ::read(fd, out.data() + before, out.size() - before);
+            out.resize(before + (n > 0 ? static_cast<size_t>(n) : 0));
+            if (n <= 0)
                 break;
-            ZSTD_inBuffer zin { in.data(), in.size(), 0 };
-            ZSTD_outBuffer zout { out.data(), maxBytes, before };
-            while (zin.pos < zin.size && zout.pos < zout.size) {
-                const size_t rc = ZSTD_decompressStream(zctx, &zout, &zin);
-                if (ZSTD_isError(rc)) {
-                    done = true;
-                    break;
-                }
-            }
-            out.resize(zout.pos);
-        } else {
-            if (!zInit) {
-                if (inflateInit2(&zs, 15 + 32) != Z_OK)
-                    break;
-                zInit = true;
-            }
-            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-            zs.avail_in = static_cast<uInt>(in.size());
-            zs.next_out = reinterpret_cast<Bytef*>(out.data() + before);
-            zs.avail_out = static_cast<uInt>(maxBytes - before);
-            while (zs.avail_in > 0 && zs.avail_out > 0) {
-                const int rc = inflate(&zs, Z_NO_FLUSH);
-                if (rc == Z_STREAM_END && zs.avail_in > 0) {
-                    inflateReset(&zs); // concatenated members
-                    continue;
-                }
-                if (rc != Z_OK) {
-                    done = true;
-                    break;
-                }
-            }
-            out.resize(maxBytes - zs.avail_out);
         }
+    } else {
+        bool firstRead = false;
+        auto read = [&](char* buffer, size_t capacity) -> ssize_t {
+            if (std::exchange(firstRead, true))
+                return ::read(fd, buffer, capacity);
+            std::memcpy(buffer, first.data(), std::min(capacity, first.size()));
+            return static_cast<ssize_t>(std::min(capacity, first.size()));
+        };
+        auto write = [&](const char* data, size_t size, std::string&) {
+            out.append(data, std::min(size, maxBytes - out.size()));
+            return out.size() < maxBytes; // enough: stop decoding
+        };
+        uint64_t decoded = 0;
+        std::string error;
+        decodeStream(kind, read, write, UINT64_MAX, decoded, error);
     }
-    if (zctx)
-        ZSTD_freeDCtx(zctx);
-    if (zInit)
-        inflateEnd(&zs);
     ::close(fd);
     return out;
 }

@@ -12,6 +12,8 @@
 // no slower than faulting in a mapping (tst_growingfiles pins the behaviour).
 #pragma once
 
+#include "core/io/byte_window.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -45,6 +47,7 @@ public:
     const char* data() const { return m_data; }
     size_t size() const { return m_size; }
     std::string_view view() const { return { m_data, m_size }; }
+    ByteWindow window() const { return { m_data, 0, m_size }; }
     uint64_t fileBytes() const { return m_fileBytes; }
     Compression compression() const { return m_compression; }
 

@@ -1,19 +1,19 @@
 #include "core/load/chunk_pipeline.h"
 
-#include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 
 #include <algorithm>
 #include <utility>
 
 namespace dynascope {
 
-ChunkPipeline::ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers,
+ChunkPipeline::ChunkPipeline(const TraceSource& source, uint64_t chunkBytes, unsigned helpers,
     bool verifyPayloads, ScanHook hook)
-    : m_buffer(buffer)
-    , m_chunks(std::max<size_t>(1, (buffer.size() + chunkBytes - 1) / chunkBytes))
+    : m_source(source)
+    , m_chunks(std::max<size_t>(1, (source.size() + chunkBytes - 1) / chunkBytes))
     , m_window(2 * (size_t(helpers) + 1))
     , m_ready(m_chunks)
-    , m_starts(m_chunks + 1, buffer.size())
+    , m_starts(m_chunks + 1, source.size())
     , m_hook(std::move(hook))
     , m_verifyPayloads(verifyPayloads)
 {
@@ -25,7 +25,7 @@ ChunkPipeline::ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, uns
     m_starts[0] = 0;
     for (size_t k = 1; k < m_chunks; ++k) {
         const uint64_t at = k * chunkBytes;
-        m_starts[k] = m_starts[k - 1] >= at ? m_starts[k - 1] : chunkStart(buffer, at);
+        m_starts[k] = m_starts[k - 1] >= at ? m_starts[k - 1] : findStart(at);
     }
     helpers = static_cast<unsigned>(std::min<size_t>(helpers, m_chunks - 1));
     for (unsigned i = 0; i < helpers; ++i)
@@ -102,7 +102,36 @@ void ChunkPipeline::scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) con
     if (m_hook)
         m_hook(k);
     const uint64_t b = m_starts[k];
-    scanner.scan(m_buffer, b, std::max(b, m_starts[k + 1]), out, m_verifyPayloads);
+    const uint64_t e = std::max(b, m_starts[k + 1]);
+    if (const InputBuffer* memory = m_source.memory()) {
+        out.window = memory->window();
+        scanner.scan(out.window, b, e, out, m_verifyPayloads);
+        return;
+    }
+    // A buffer that grew for one huge chunk goes back rather than stay with the pipeline.
+    if (out.bytes.capacity() > 2 * (e - b) + (64u << 20))
+        std::string().swap(out.bytes);
+    out.window = m_source.read(b, e - b, out.bytes);
+    // A file that changed meanwhile (shorter than indexed) gives an empty chunk: the rest of the
+    // file is left out, and the loader says why (TraceSource::problem()).
+    if (out.window.empty() || out.window.end != e)
+        out.window = { out.bytes.data(), b, b };
+    scanner.scan(out.window, b, out.window.end, out, m_verifyPayloads);
+}
+
+uint64_t ChunkPipeline::findStart(uint64_t pos) const
+{
+    if (const InputBuffer* memory = m_source.memory())
+        return chunkStart(memory->window(), pos);
+    std::string bytes;
+    for (uint64_t span = 64u << 10;; span *= 2) {
+        const ByteWindow w = m_source.read(pos - 1, span, bytes);
+        if (w.empty())
+            return m_source.size();
+        const uint64_t c = chunkStart(w, pos);
+        if (c < w.end || w.end >= m_source.size())
+            return c;
+    }
 }
 
 bool ChunkPipeline::canClaim() const

@@ -4,6 +4,10 @@
 // an idle pool nor idles while the helpers are behind. At most `window` chunks are scanned ahead
 // of the one being consumed.
 //
+// A chunk of a file is read into the chunk's own buffer (reused when the chunk is recycled), so
+// a file is scanned in a few chunks' worth of memory however large it is; bytes in memory are
+// scanned where they lie.
+//
 // A helper never lets an exception escape its thread (that would end the process): what a scan
 // throws is kept with its chunk and rethrown by take() on the consumer's thread, where the file
 // builder's caller turns it into a diagnostic.
@@ -21,7 +25,7 @@
 
 namespace dynascope {
 
-class InputBuffer;
+class TraceSource;
 
 class ChunkPipeline {
 public:
@@ -30,7 +34,7 @@ public:
     using ScanHook = std::function<void(size_t chunk)>;
 
     // `verifyPayloads`: the scans check payload hashes (ChunkScanner::scan).
-    ChunkPipeline(const InputBuffer& buffer, uint64_t chunkBytes, unsigned helpers,
+    ChunkPipeline(const TraceSource& source, uint64_t chunkBytes, unsigned helpers,
         bool verifyPayloads = false, ScanHook hook = {});
     ~ChunkPipeline();
     ChunkPipeline(const ChunkPipeline&) = delete;
@@ -56,9 +60,11 @@ private:
     // Scans chunk k (claimed) into a slot of m_ready; called and returns with `lock` held.
     void scanAhead(std::unique_lock<std::mutex>& lock, size_t k, ChunkScanner& scanner);
     void scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const;
+    // chunkStart() over the file: reads from pos on until a chunk start (or the end) is found.
+    uint64_t findStart(uint64_t pos) const;
     void work();
 
-    const InputBuffer& m_buffer;
+    const TraceSource& m_source;
     const size_t m_chunks;
     const size_t m_window;
     std::mutex m_mutex;

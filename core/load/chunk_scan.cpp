@@ -1,6 +1,5 @@
 #include "core/load/chunk_scan.h"
 
-#include "core/io/input_buffer.h"
 #include "core/parse/glog_prefix.h"
 #include "core/parse/line_splitter.h"
 #include "core/util/json_dom.h"
@@ -10,19 +9,20 @@
 
 namespace dynascope {
 
-uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos)
+uint64_t chunkStart(const ByteWindow& bytes, uint64_t pos)
 {
-    const char* d = buffer.data();
-    const uint64_t size = buffer.size();
     if (pos == 0)
         return 0;
-    if (pos >= size)
-        return size;
-    uint64_t c = pos;
+    if (pos >= bytes.end)
+        return bytes.end;
+    // Offsets below are counted from the window's start.
+    const char* d = bytes.data;
+    const uint64_t size = bytes.end - bytes.begin;
+    uint64_t c = pos - bytes.begin;
     if (d[c - 1] != '\n') {
         const void* nl = std::memchr(d + c, '\n', size - c);
         if (!nl)
-            return size;
+            return bytes.end;
         c = static_cast<uint64_t>(static_cast<const char*>(nl) - d) + 1;
     }
     while (c < size) {
@@ -36,10 +36,10 @@ uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos)
         if (len > 0 && d[e - 1] == '\r')
             --len;
         if (len > 0 && d[c] != '\t')
-            return c;
+            return bytes.begin + c;
         c = e + 1;
     }
-    return size;
+    return bytes.end;
 }
 
 struct ChunkScanner::Dom {
@@ -54,15 +54,14 @@ ChunkScanner::ChunkScanner()
 ChunkScanner::~ChunkScanner() = default;
 
 // As Builder::handleChromium read it before the scanners did (and reads the result now).
-void ChunkScanner::parseChromium(const InputBuffer& buffer, ScannedChunk& out, ScannedHeader& h)
+void ChunkScanner::parseChromium(const ByteWindow& buffer, ScannedChunk& out, ScannedHeader& h)
 {
     h.chromium = static_cast<int32_t>(out.chromium.size());
     ScannedChromium& ev = out.chromium.emplace_back();
     const Record& rec = h.record;
     simdjson::dom::element doc;
     if (rec.payloadLength == 0
-        || m_dom->parser.parse(buffer.data() + rec.payloadOffset(), rec.payloadLength, true)
-               .get(doc)
+        || m_dom->parser.parse(buffer.at(rec.payloadOffset()), rec.payloadLength, true).get(doc)
         || !doc.is_object())
         return;
     ev.ok = true;
@@ -86,7 +85,7 @@ void ChunkScanner::parseChromium(const InputBuffer& buffer, ScannedChunk& out, S
 }
 
 void ChunkScanner::scan(
-    const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out, bool verifyPayloads)
+    const ByteWindow& buffer, uint64_t begin, uint64_t end, ScannedChunk& out, bool verifyPayloads)
 {
     out.begin = begin;
     out.end = end;
@@ -98,8 +97,9 @@ void ChunkScanner::scan(
     out.lines = 0;
     out.lastTerminated = true;
     m_verify.clear();
-    const char* base = buffer.data();
-    LineSplitter lines(std::string_view(base + begin, end - begin));
+    // The byte at a file offset in [begin, end).
+    auto at = [&buffer](uint64_t offset) { return buffer.at(offset); };
+    LineSplitter lines(std::string_view(at(begin), end - begin));
     Line line;
     constexpr uint32_t kNoHeader = 0xffffffffu;
     uint32_t open = kNoHeader; // the header whose payload lines are being read
@@ -130,7 +130,7 @@ void ChunkScanner::scan(
             }
             continue;
         }
-        if (base[line.offset] == '\t') {
+        if (*at(line.offset) == '\t') {
             if (open == kNoHeader) {
                 if (reportedOrphan && !out.events.empty()
                     && out.events.back().kind == ScanEvent::Kind::Orphan) {
@@ -156,7 +156,7 @@ void ChunkScanner::scan(
         }
         reportedOrphan = false;
         close();
-        std::string_view text(base + line.offset, line.length);
+        std::string_view text(at(line.offset), line.length);
         auto prefix = parseGlogPrefix(text);
         if (!prefix) {
             if (!out.events.empty() && out.events.back().kind == ScanEvent::Kind::BadPrefix) {
@@ -179,9 +179,9 @@ void ChunkScanner::scan(
         r.line = static_cast<uint32_t>(std::min<uint64_t>(line.number, 0xffffffffu));
         r.glogMs = prefix->msOfDay;
         r.glogDate = static_cast<uint16_t>(prefix->month * 32 + prefix->day);
-        if (line.offset + line.length + 1 < buffer.size() + 1 && line.length > 0) {
-            size_t lineEnd = line.offset + line.length;
-            if (lineEnd < buffer.size() && base[lineEnd] == '\r')
+        if (line.length > 0) {
+            const uint64_t lineEnd = line.offset + line.length;
+            if (lineEnd < buffer.end && *at(lineEnd) == '\r')
                 r.flags |= kCrlf;
         }
         // The buffer has InputBuffer::kPadding bytes after its end, as simdjson needs, so the

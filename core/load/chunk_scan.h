@@ -10,6 +10,7 @@
 // never crosses a chunk boundary, and its bytes are fresh in this thread's cache.
 #pragma once
 
+#include "core/io/byte_window.h"
 #include "core/model/record_payload.h"
 #include "core/model/trace.h"
 #include "core/parse/envelope.h"
@@ -24,8 +25,6 @@
 #include <vector>
 
 namespace dynascope {
-
-class InputBuffer;
 
 struct ScannedHeader {
     Record record; // line is counted from the chunk's first line (1-based); kind is not set
@@ -65,7 +64,11 @@ struct ScanEvent {
 };
 
 struct ScannedChunk {
-    uint64_t begin = 0, end = 0; // buffer offsets
+    uint64_t begin = 0, end = 0; // file offsets
+    // The chunk's bytes: `bytes` when read from a file (ChunkPipeline), else a window into the
+    // bytes in memory.
+    std::string bytes;
+    ByteWindow window;
     std::vector<ScannedHeader> headers;
     std::vector<ScannedChromium> chromium;
     std::deque<std::string> kinds; // the chunk's distinct kinds (stable addresses)
@@ -76,8 +79,9 @@ struct ScannedChunk {
 };
 
 // Start of the chunk that begins at or after `pos`: 0 for 0, else the first line start at or
-// after pos whose line is neither blank nor a payload line; the buffer size when there is none.
-uint64_t chunkStart(const InputBuffer& buffer, uint64_t pos);
+// after pos whose line is neither blank nor a payload line; the window's end when there is none
+// in it. The window holds the byte before pos.
+uint64_t chunkStart(const ByteWindow& bytes, uint64_t pos);
 
 // The parsers one thread scans with.
 class ChunkScanner {
@@ -87,14 +91,14 @@ public:
     ChunkScanner(const ChunkScanner&) = delete;
     ChunkScanner& operator=(const ChunkScanner&) = delete;
 
-    // Scans [begin, end) of `buffer` (chunk boundaries from chunkStart) into `out`, which may be
-    // a chunk scanned before (it is cleared; its vectors keep their capacity). With
-    // `verifyPayloads`, each record that declares has_payload gets its hash checked.
-    void scan(const InputBuffer& buffer, uint64_t begin, uint64_t end, ScannedChunk& out,
+    // Scans [begin, end) of `buffer`, which holds them (chunk boundaries from chunkStart), into
+    // `out`, which may be a chunk scanned before (it is cleared; its vectors keep their capacity).
+    // With `verifyPayloads`, each record that declares has_payload gets its hash checked.
+    void scan(const ByteWindow& buffer, uint64_t begin, uint64_t end, ScannedChunk& out,
         bool verifyPayloads = false);
 
 private:
-    void parseChromium(const InputBuffer& buffer, ScannedChunk& out, ScannedHeader& h);
+    void parseChromium(const ByteWindow& buffer, ScannedChunk& out, ScannedHeader& h);
 
     EnvelopeParser m_envelope;
     PayloadHashCheck m_hashes;

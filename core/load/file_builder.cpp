@@ -28,7 +28,7 @@ void Builder::badPrefix(const ScanEvent& ev, uint64_t lineBase)
             lineBase + ev.lastLine, ev.count - 1);
     if (!keepDiagnostic(Severity::Warning, DiagnosticCode::BadPrefix, lineBase + ev.line))
         return; // counted; said once at the end
-    std::string_view text(m_in.buffer->data() + ev.offset, ev.length);
+    std::string_view text = m_chunk->window.view(ev.offset, ev.length);
     std::string shown(text.substr(0, 80));
     for (char& ch : shown)
         if (static_cast<unsigned char>(ch) < 0x20)
@@ -58,6 +58,7 @@ void Builder::header(ScannedChunk& chunk, ScannedHeader& scanned, uint64_t lineB
     m_env = scanned.env;
     m_envOk = !(r.flags & kBadJson);
     m_openMismatch = scanned.payloadMismatch;
+    m_openChunk = &chunk;
     m_openChromium = scanned.chromium >= 0 ? &chunk.chromium[size_t(scanned.chromium)] : nullptr;
     uint32_t idx = static_cast<uint32_t>(m_trace->records.size());
     if (!m_envOk) {
@@ -320,7 +321,7 @@ void Builder::process(uint32_t idx)
 
 std::unique_ptr<Trace> Builder::run()
 {
-    ChunkPipeline pipeline(*m_in.buffer, std::max<uint64_t>(1, m_in.chunkBytes),
+    ChunkPipeline pipeline(*m_source, std::max<uint64_t>(1, m_in.chunkBytes),
         m_in.threads > 1 ? m_in.threads - 1 : 0, m_in.verifyPayloads);
     uint64_t lastLineNumber = 0;
     bool lastTerminated = true;
@@ -331,6 +332,7 @@ std::unique_ptr<Trace> Builder::run()
         if ((k > 0 && m_in.stop.stop_requested()) || m_full)
             break;
         std::unique_ptr<ScannedChunk> chunk = pipeline.take(k, m_scanner);
+        m_chunk = chunk.get();
         for (const ScanEvent& ev : chunk->events) {
             if (m_full)
                 break;
@@ -364,11 +366,11 @@ std::unique_ptr<Trace> Builder::run()
         // Room for the records to come, estimated from the bytes read so far: a few moves of the
         // record table instead of one per doubling (each into fresh, not yet touched memory).
         auto& records = m_trace->records;
-        if (chunk->end > 0 && chunk->end < m_in.buffer->size()) {
+        if (chunk->end > 0 && chunk->end < m_source->size()) {
             const double perByte
                 = static_cast<double>(records.size()) / static_cast<double>(chunk->end);
             const auto expected
-                = static_cast<size_t>(perByte * static_cast<double>(m_in.buffer->size()));
+                = static_cast<size_t>(perByte * static_cast<double>(m_source->size()));
             if (expected > records.capacity())
                 records.reserve(expected + expected / 16);
         }
@@ -413,6 +415,7 @@ std::unique_ptr<Trace> Builder::run()
             "the file ends in the middle of a line (cut while writing)");
     }
     finishRecord();
+    m_chunk = m_openChunk = nullptr;
     finish();
     if (m_in.verifyPayloads)
         file().payloadMismatches = std::move(m_mismatches);
@@ -430,7 +433,7 @@ std::unique_ptr<Trace> Builder::run()
         c.phases.shrink_to_fit();
     }
     if (m_in.progress)
-        m_in.progress(m_in.buffer->size());
+        m_in.progress(m_source->size());
     return std::move(m_trace);
 }
 

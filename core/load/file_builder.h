@@ -1,4 +1,4 @@
-// FileBuilder: one trace file (already in memory) -> a one-file Trace. Files are independent
+// FileBuilder: one trace file -> a one-file Trace. Files are independent
 // (one per process or rank), so the loader runs one FileBuilder per file in parallel and merges.
 #pragma once
 
@@ -12,9 +12,12 @@
 namespace dynascope {
 
 class InputBuffer;
+class TraceSource;
 
 struct FileBuildInput {
     std::string path;
+    // The bytes in memory (tests, the live follower, TORCH_LOGS text), or null when `source`
+    // reads them from a file.
     std::shared_ptr<const InputBuffer> buffer;
     std::stop_token stop;
     // Called now and then with the bytes indexed so far.
@@ -28,6 +31,8 @@ struct FileBuildInput {
     // Check every payload against its has_payload MD5 on the scanning threads, as the chunks
     // are scanned (TraceFile::payloadMismatches).
     bool verifyPayloads = false;
+    // Where the file is read from (core/io/trace_source.h); null: `buffer`.
+    std::shared_ptr<const TraceSource> source = nullptr;
 };
 
 // Never throws for bad content: problems become diagnostics in the returned trace.

@@ -219,7 +219,7 @@ void Builder::linkRecompiles()
         if (comp.guardsRecord != kNone) {
             // Parsed when first looked at; recompile linking below parses the few it needs.
             bool cpp = t.kindNames[t.records[comp.guardsRecord].kind] == "dynamo_cpp_guards_str";
-            comp.guards = LazyGuardTree::fromRecord(m_in.buffer, t.records[comp.guardsRecord], cpp);
+            comp.guards = LazyGuardTree::fromRecord(m_source, t.records[comp.guardsRecord], cpp);
         }
         if (comp.failure && !m_errorText[comp.index].empty())
             comp.failure->traceback = std::move(m_errorText[comp.index]);

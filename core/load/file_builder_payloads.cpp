@@ -47,10 +47,12 @@ void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
     Compile& comp = m_trace->compiles[c];
     comp.metricsRecord = idx;
     m_finished[c] = true;
-    // The envelope's views point into the buffer (chunk_scan.cpp parses the JSON in place).
-    comp.metricsJson = BufferText(m_in.buffer,
-        static_cast<uint64_t>(m_env.metadata.data() - m_in.buffer->data()),
-        static_cast<uint32_t>(m_env.metadata.size()));
+    // The envelope's views point into the record's chunk (chunk_scan.cpp parses the JSON in
+    // place): the text's offset in the file.
+    const ByteWindow& w = m_openChunk->window;
+    comp.metricsJson
+        = BufferText(m_source, w.begin + static_cast<uint64_t>(m_env.metadata.data() - w.data),
+            static_cast<uint32_t>(m_env.metadata.size()));
     if (auto s = json::str(m, "co_name"))
         comp.coName = std::string(*s);
     if (auto s = json::str(m, "co_filename"))
@@ -111,14 +113,14 @@ void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
 void Builder::handleArtifact(uint32_t idx, uint32_t c, std::string_view name)
 {
     if (name == "dynamo_graph_break_reason") {
-        GraphBreak gb = parseGraphBreakText(m_trace->payload(idx));
+        GraphBreak gb = parseGraphBreakText(payload(idx));
         gb.record = idx;
         m_artifactBreaks[c].push_back(std::move(gb));
     } else if (name == "recompile_reasons") {
         auto texts = readReasons(idx);
         m_reasonTexts[c].insert(m_reasonTexts[c].end(), texts.begin(), texts.end());
     } else if (name == "dynamo_error") {
-        m_errorText[c] = m_trace->payload(idx);
+        m_errorText[c] = payload(idx);
     } else {
         for (auto [suffix, kind] : { std::pair { "_cache_hit", CacheKind::Hit },
                  std::pair { "_cache_miss", CacheKind::Miss },
@@ -136,10 +138,19 @@ void Builder::handleArtifact(uint32_t idx, uint32_t c, std::string_view name)
     }
 }
 
+std::string Builder::payload(uint32_t idx) const
+{
+    const Record& r = m_trace->records[idx];
+    if (m_openChunk
+        && m_openChunk->window.holds(r.offset, r.payloadOffset() + r.payloadLength - r.offset))
+        return recordPayload(m_openChunk->window, r);
+    return m_trace->payload(idx);
+}
+
 std::vector<std::string> Builder::readReasons(uint32_t idx)
 {
     std::vector<std::string> texts;
-    std::string text = m_trace->payload(idx);
+    std::string text = payload(idx);
     simdjson::dom::element doc;
     simdjson::dom::array list;
     if (parseJson(text, doc) && !doc.get_array().get(list)) {

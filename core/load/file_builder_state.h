@@ -28,6 +28,7 @@
 #include "core/analysis/recompile_linker.h"
 #include "core/analysis/status.h"
 #include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 #include "core/load/chunk_pipeline.h"
 #include "core/load/chunk_scan.h"
 #include "core/load/compile_links.h"
@@ -77,14 +78,15 @@ class Builder {
 public:
     explicit Builder(const FileBuildInput& in)
         : m_in(in)
+        , m_source(in.source ? in.source : TraceSource::fromMemory(in.buffer))
         , m_trace(std::make_unique<Trace>())
     {
         TraceFile f;
         f.path = in.path;
-        f.buffer = in.buffer;
-        f.bytes = in.buffer->fileBytes();
-        f.decodedBytes = in.buffer->size();
-        f.compression = toString(in.buffer->compression());
+        f.source = m_source;
+        f.bytes = m_source->fileBytes();
+        f.decodedBytes = m_source->size();
+        f.compression = toString(m_source->compression());
         m_trace->files.push_back(std::move(f));
         m_trace->pools.push_back(m_names);
     }
@@ -120,6 +122,8 @@ private:
     void handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m);
     void handleArtifact(uint32_t idx, uint32_t c, std::string_view name);
     std::vector<std::string> readReasons(uint32_t idx);
+    // The payload of the open record, from the chunk that holds it.
+    std::string payload(uint32_t idx) const;
     void handleChromium(uint32_t idx);
     void handleShape(uint32_t idx, uint32_t c, simdjson::dom::element m);
     void calibrate(uint32_t idx, double epochUs);
@@ -131,6 +135,7 @@ private:
     void linkRecompiles();
 
     const FileBuildInput& m_in;
+    const std::shared_ptr<const TraceSource> m_source;
     std::unique_ptr<Trace> m_trace;
     ChunkScanner m_scanner;
     ScannedChromium* m_openChromium = nullptr; // the open record's payload, when chromium
@@ -140,8 +145,11 @@ private:
     std::vector<uint64_t> m_kindCount;
     uint64_t m_badHeaderCount = 0;
 
-    // The record whose payload is being collected, and what its header said.
+    // The record whose payload is being collected, the chunk that holds it (kept until the record
+    // is processed), and what its header said (views into that chunk).
     uint32_t m_open = kNone;
+    const ScannedChunk* m_openChunk = nullptr;
+    const ScannedChunk* m_chunk = nullptr; // the chunk being consumed
     Envelope m_env;
     bool m_envOk = false;
     bool m_openMismatch = false; // its payload does not match its hash (when verifying)

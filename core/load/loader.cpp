@@ -1,6 +1,7 @@
 #include "core/load/loader.h"
 
 #include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 #include "core/load/content_kind.h"
 #include "core/load/file_builder.h"
 #include "core/load/runs.h"
@@ -183,8 +184,7 @@ std::vector<uint32_t> chooseRuns(const std::vector<std::string>& files,
         const bool yearKnown = f.year != 1970;
         auto [start, end] = fileTimeSpan(*parts[i], yearKnown ? f.year : common.first,
             yearKnown ? f.tzOffsetMinutes : common.second);
-        candidates.push_back({ files[i], f.rank, start, end, f.bytes,
-            f.buffer ? f.buffer->view() : std::string_view {} });
+        candidates.push_back({ files[i], f.rank, start, end, f.bytes, f.source });
         partOf.push_back(i);
     }
     RunGrouping g = groupRuns(candidates);
@@ -300,24 +300,45 @@ LoadResult loadFiles(const std::vector<std::string>& files,
             }
         }
         std::string error;
-        auto buffer = !preloaded.empty()
-            ? preloaded[i]
-            : InputBuffer::open(files[i] == "-" ? "/dev/stdin" : files[i],
-                options.maxDecompressedBytes, error, scanThreads);
-        if (!preloaded.empty())
+        // A TORCH_TRACE is indexed where it lies (TraceSource); TORCH_LOGS text is read into
+        // memory, where core/logs keeps the statements' text.
+        const bool logs = guess && guess->kind == ContentKind::TorchLogs;
+        std::shared_ptr<const InputBuffer> buffer;
+        std::shared_ptr<const TraceSource> source;
+        if (!preloaded.empty()) {
+            buffer = preloaded[i];
             error = warnings[i];
-        if (!buffer)
-            error = error.empty() ? std::string("nothing read") : error;
-        if (!buffer) {
-            openErrors[i].push_back(
-                { Severity::Error, DiagnosticCode::IoError, files[i], 0, "cannot read: " + error });
+        } else if (logs) {
+            buffer = InputBuffer::open(files[i], options.maxDecompressedBytes, error, scanThreads);
+        } else {
+            source = TraceSource::open(
+                files[i] == "-" ? "/dev/stdin" : files[i], options.maxDecompressedBytes, error);
+        }
+        if (buffer)
+            source = TraceSource::fromMemory(buffer);
+        if (!source) {
+            openErrors[i].push_back({ Severity::Error, DiagnosticCode::IoError, files[i], 0,
+                "cannot read: " + (error.empty() ? std::string("nothing read") : error) });
             done += sizes[i];
             report("reading");
             return;
         }
+        if (!guess) { // a pipe (read once) or bytes in memory: judged once read
+            std::string head;
+            const ByteWindow w = source->read(0, kHeadBytes, head);
+            guess = classifyContent(w.empty() ? std::string_view() : w.view(0, w.end));
+            if (!isLoadable(guess->kind))
+                return refuse(i, *guess);
+            if (guess->kind == ContentKind::TorchLogs && !buffer) {
+                std::string all;
+                const ByteWindow whole = source->read(0, source->size(), all);
+                buffer = InputBuffer::fromBytes(
+                    whole.empty() ? std::string_view() : whole.view(0, whole.end), ~0ull, error);
+            }
+        }
         std::atomic<uint64_t> fileDone { 0 };
-        double scale = buffer->size()
-            ? static_cast<double>(sizes[i]) / static_cast<double>(buffer->size())
+        double scale = source->size()
+            ? static_cast<double>(sizes[i]) / static_cast<double>(source->size())
             : 0;
         FileBuildInput in { files[i], buffer, stop, [&](uint64_t bytes) {
                                uint64_t scaled
@@ -328,12 +349,7 @@ LoadResult loadFiles(const std::vector<std::string>& files,
                            } };
         in.threads = scanThreads;
         in.verifyPayloads = options.verifyPayloads;
-        if (!guess) { // a pipe (read once) or bytes in memory: judged once read
-            guess = classifyContent(
-                buffer->view().substr(0, std::min<size_t>(buffer->size(), kHeadBytes)));
-            if (!isLoadable(guess->kind))
-                return refuse(i, *guess);
-        }
+        in.source = source;
         // TORCH_LOGS text (what bug reports paste) is read by core/logs, recognised by content.
         parts[i] = guess->kind == ContentKind::TorchLogs ? logs::buildTorchLogs(in) : buildFile(in);
         if (!error.empty())
@@ -341,6 +357,10 @@ LoadResult loadFiles(const std::vector<std::string>& files,
                 { Severity::Warning,
                     preloaded.empty() ? DiagnosticCode::TruncatedRecord : DiagnosticCode::IoError,
                     files[i], 0, error });
+        if (std::string changed = source->problem(); !changed.empty())
+            parts[i]->diagnostics.insert(parts[i]->diagnostics.begin(),
+                { Severity::Warning, DiagnosticCode::IoError, files[i], 0,
+                    "the file changed while it was loaded; kept what was read: " + changed });
     };
 
     // What reading or building a file throws (an allocation that fails) is that file's error,

@@ -1,6 +1,7 @@
 #include "core/load/runs.h"
 
 #include "core/analysis/findings.h"
+#include "core/io/trace_source.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,11 +28,11 @@ std::vector<int64_t> findDuplicates(const std::vector<RunCandidate>& c)
     std::vector<int64_t> dup(c.size(), -1);
     std::unordered_map<size_t, std::vector<size_t>> bySize;
     for (size_t i = 0; i < c.size(); ++i) {
-        if (c[i].content.empty())
+        if (!c[i].content || c[i].content->size() == 0)
             continue;
-        auto& same = bySize[c[i].content.size()];
+        auto& same = bySize[c[i].content->size()];
         for (size_t j : same)
-            if (std::memcmp(c[i].content.data(), c[j].content.data(), c[i].content.size()) == 0) {
+            if (sameBytes(*c[i].content, *c[j].content)) {
                 dup[i] = static_cast<int64_t>(j);
                 break;
             }

@@ -13,12 +13,15 @@
 #include "core/model/trace.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace dynascope {
+
+class TraceSource;
 
 // How far apart (epoch µs) a file's start may be from the end of a run it joins.
 constexpr double kRunSlackUs = 120e6;
@@ -28,7 +31,8 @@ struct RunCandidate {
     std::optional<int64_t> rank;
     double startUs = 0, endUs = 0; // first and last record's glog time (0: none)
     uint64_t bytes = 0; // on disk
-    std::string_view content; // the decoded bytes (compared for duplicates)
+    // The file's bytes (compared for duplicates; null: never a duplicate).
+    std::shared_ptr<const TraceSource> content;
 };
 
 struct RunGrouping {

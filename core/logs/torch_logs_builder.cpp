@@ -5,6 +5,7 @@
 #include "core/analysis/graph_break_text.h"
 #include "core/analysis/recompile_linker.h"
 #include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 #include "core/load/compile_links.h"
 #include "core/load/content_kind.h"
 #include "core/load/kind_names.h"
@@ -90,7 +91,7 @@ public:
     {
         TraceFile f;
         f.path = in.path;
-        f.buffer = m_text;
+        f.source = TraceSource::fromMemory(m_text);
         f.bytes = in.buffer->fileBytes();
         f.decodedBytes = in.buffer->size();
         f.compression = toString(in.buffer->compression());
@@ -250,7 +251,7 @@ private:
         }
         if (tree) {
             comp.guardsRecord = idx;
-            comp.guards = LazyGuardTree::fromRecord(m_text, t.records[idx], true);
+            comp.guards = LazyGuardTree::fromRecord(m_trace->files[0].source, t.records[idx], true);
             resumeNames(frame, message);
         }
         if ((tree || latency) && (!m_closed[c] || m_closedAt[c] + 8 > idx)) {

@@ -1,6 +1,6 @@
 #include "core/model/record_payload.h"
 
-#include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 #include "core/model/trace.h"
 
 namespace dynascope {
@@ -41,14 +41,14 @@ void decodePayload(std::string_view bytes, bool keepBlank, bool& sawBlank, std::
     appendPayload(bytes, keepBlank, sawBlank, out);
 }
 
-std::string_view headerLine(const InputBuffer& buffer, const Record& r)
+std::string_view headerLine(const ByteWindow& buffer, const Record& r)
 {
-    return { buffer.data() + r.offset, r.headerLength };
+    return buffer.view(r.offset, r.headerLength);
 }
 
-std::string_view payloadBytes(const InputBuffer& buffer, const Record& r)
+std::string_view payloadBytes(const ByteWindow& buffer, const Record& r)
 {
-    return { buffer.data() + r.payloadOffset(), r.payloadLength };
+    return buffer.view(r.payloadOffset(), r.payloadLength);
 }
 
 // The has_payload value of a header line: its last "has_payload" key in the JSON after the glog
@@ -90,7 +90,7 @@ bool sameHex(const unsigned char (&digest)[16], std::string_view want)
 }
 } // namespace
 
-std::string recordPayload(const InputBuffer& buffer, const Record& r)
+std::string recordPayload(const ByteWindow& buffer, const Record& r)
 {
     if (r.payloadLength == 0)
         return {};
@@ -108,7 +108,7 @@ std::string recordPayload(const InputBuffer& buffer, const Record& r)
     return text;
 }
 
-bool PayloadHashCheck::matches(const InputBuffer& buffer, const Record& r)
+bool PayloadHashCheck::matches(const ByteWindow& buffer, const Record& r)
 {
     if (!r.hasPayload())
         return true;
@@ -140,7 +140,7 @@ bool PayloadHashCheck::matches(const InputBuffer& buffer, const Record& r)
     return match;
 }
 
-void PayloadHashCheck::matchMany(const InputBuffer& buffer,
+void PayloadHashCheck::matchMany(const ByteWindow& buffer,
     const std::vector<const Record*>& records, std::vector<uint8_t>& matched)
 {
     matched.assign(records.size(), 1);
@@ -174,6 +174,34 @@ void PayloadHashCheck::matchMany(const InputBuffer& buffer,
             = sameHex(m_messages[k].digest, declaredHash(headerLine(buffer, r)));
     }
     release(m_arena);
+}
+
+ByteWindow readRecordBytes(const TraceSource& source, const Record& r, std::string& storage)
+{
+    const uint64_t end = r.payloadLength ? r.payloadOffset() + r.payloadLength
+                                         : r.offset + r.headerLength + 2; // with its line end
+    // From the byte before the header: a record still in its place follows a line end.
+    const uint64_t from = r.offset > 0 ? r.offset - 1 : 0;
+    bool written = false;
+    ByteWindow w = source.read(from, end - from, storage, &written);
+    if (w.empty() || !written)
+        return w;
+    const bool lineStart = r.offset == 0 || (w.holds(from, 1) && *w.at(from) == '\n');
+    const uint64_t lineEnd = r.offset + r.headerLength;
+    const bool lineEnds = lineEnd >= source.size()
+        || (w.holds(lineEnd, 1) && (*w.at(lineEnd) == '\n' || *w.at(lineEnd) == '\r'));
+    const uint64_t last = r.payloadLength ? r.payloadOffset() + r.payloadLength : lineEnd;
+    // The file's last record may have been cut where loading stopped reading (a file still being
+    // written): its hash cannot tell a change from the cut.
+    const bool cutByEnd = last + 2 >= source.size();
+    PayloadHashCheck hash;
+    if (!lineStart || !lineEnds || !w.holds(r.offset, last - r.offset)
+        || (!(r.flags & kTruncated) && !cutByEnd && !hash.matches(w, r))) {
+        source.reportChange(
+            "the record at line " + std::to_string(r.line) + " is not what was loaded there");
+        return {};
+    }
+    return w;
 }
 
 } // namespace dynascope

@@ -5,6 +5,7 @@
 // code, so both give the same answer for every record.
 #pragma once
 
+#include "core/io/byte_window.h"
 #include "core/util/md5.h"
 #include "core/util/md5_many.h"
 
@@ -15,23 +16,30 @@
 
 namespace dynascope {
 
-class InputBuffer;
 struct Record;
+class TraceSource;
+
+// The bytes of `r` (its header line and payload lines) read again from `source`, into `storage`
+// unless the source holds them in memory. When the file was written to since it was loaded, the
+// record is checked: its header still a whole line where it was, its payload still matching its
+// has_payload MD5; an empty window (and TraceSource::problem() set) when it is not, or when the
+// file cannot be read.
+ByteWindow readRecordBytes(const TraceSource& source, const Record& r, std::string& storage);
 
 // Payload text of `r`: one tab stripped per line, joined with '\n', CR removed. Blank lines
 // inside a payload are dropped, unless keeping them (as empty lines: an editor stripped their
 // lone tab) gives the text whose MD5 the header declares.
-std::string recordPayload(const InputBuffer& buffer, const Record& r);
+std::string recordPayload(const ByteWindow& buffer, const Record& r);
 
 // Checks payloads against their declared MD5, reusing its digest and text buffers from one call
 // to the next: one per thread.
 class PayloadHashCheck {
 public:
     // Whether the payload matches its has_payload MD5 (true when the header declares none).
-    bool matches(const InputBuffer& buffer, const Record& r);
+    bool matches(const ByteWindow& buffer, const Record& r);
     // The same answer for many records of one buffer at once: matched[i] for *records[i]. Their
     // payloads are hashed side by side (md5_many.h), several times faster than one by one.
-    void matchMany(const InputBuffer& buffer, const std::vector<const Record*>& records,
+    void matchMany(const ByteWindow& buffer, const std::vector<const Record*>& records,
         std::vector<uint8_t>& matched);
 
 private:

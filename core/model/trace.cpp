@@ -1,6 +1,6 @@
 #include "core/model/trace.h"
 
-#include "core/io/input_buffer.h"
+#include "core/io/trace_source.h"
 #include "core/model/diagnostic_limiter.h"
 #include "core/model/record_payload.h"
 
@@ -88,48 +88,67 @@ double Trace::glogEpochUs(uint32_t record) const
     return dynascope::glogEpochUs(records[record], f.year, f.tzOffsetMinutes);
 }
 
-std::string_view Trace::header(uint32_t record) const
+std::string Trace::header(uint32_t record) const
 {
     const Record& r = records[record];
-    const TraceFile& f = files[fileOf(record)];
-    return { f.buffer->data() + r.offset, r.headerLength };
+    std::string storage;
+    const ByteWindow w = readRecordBytes(*files[fileOf(record)].source, r, storage);
+    return w.empty() ? std::string() : std::string(w.view(r.offset, r.headerLength));
 }
 
-std::string_view Trace::headerJson(uint32_t record) const
+std::string Trace::headerJson(uint32_t record) const
 {
-    std::string_view h = header(record);
+    std::string h = header(record);
     size_t brace = h.find("] {");
-    return brace == std::string_view::npos ? h : h.substr(brace + 2);
+    return brace == std::string::npos ? h : h.substr(brace + 2);
 }
 
 std::string Trace::payload(uint32_t record) const
 {
-    return recordPayload(*files[fileOf(record)].buffer, records[record]);
+    std::string storage;
+    const ByteWindow w = readRecordBytes(*files[fileOf(record)].source, records[record], storage);
+    return w.empty() ? std::string() : recordPayload(w, records[record]);
 }
 
-BufferText::BufferText(std::shared_ptr<const InputBuffer> buffer, uint64_t offset, uint32_t length)
-    : m_buffer(std::move(buffer))
+std::vector<std::string> Trace::sourceProblems() const
+{
+    std::vector<std::string> out;
+    for (const auto& f : files)
+        if (f.source)
+            if (std::string p = f.source->problem(); !p.empty())
+                out.push_back(std::move(p));
+    return out;
+}
+
+BufferText::BufferText(std::shared_ptr<const TraceSource> source, uint64_t offset, uint32_t length)
+    : m_source(std::move(source))
     , m_offset(offset)
     , m_length(length)
 {
 }
 
-std::string_view BufferText::view() const
+std::string BufferText::text() const
 {
-    return m_buffer ? std::string_view(m_buffer->data() + m_offset, m_length) : std::string_view();
+    if (!m_source)
+        return {};
+    std::string storage;
+    const ByteWindow w = m_source->read(m_offset, m_length, storage);
+    return w.empty() ? std::string() : std::string(w.view(m_offset, w.end - m_offset));
 }
 
 struct LazyGuardTree::State {
     std::once_flag once;
     std::atomic<bool> parsed { false }; // set once `tree` holds the parse
     std::shared_ptr<const GuardTree> tree;
-    std::shared_ptr<const InputBuffer> buffer;
+    std::shared_ptr<const TraceSource> source;
     Record record;
     bool cppForm = true;
 
     std::shared_ptr<const GuardTree> parse() const
     {
-        std::string text = recordPayload(*buffer, record);
+        std::string storage;
+        const ByteWindow w = readRecordBytes(*source, record, storage);
+        std::string text = w.empty() ? std::string() : recordPayload(w, record);
         return std::make_shared<const GuardTree>(
             cppForm ? GuardTree::parseCpp(text) : GuardTree::parseJsonList(text));
     }
@@ -145,11 +164,11 @@ LazyGuardTree::LazyGuardTree(std::shared_ptr<const GuardTree> parsed)
 }
 
 LazyGuardTree LazyGuardTree::fromRecord(
-    std::shared_ptr<const InputBuffer> buffer, const Record& record, bool cppForm)
+    std::shared_ptr<const TraceSource> source, const Record& record, bool cppForm)
 {
     LazyGuardTree t;
     t.m_state = std::make_shared<State>();
-    t.m_state->buffer = std::move(buffer);
+    t.m_state->source = std::move(source);
     t.m_state->record = record;
     t.m_state->cppForm = cppForm;
     return t;
@@ -178,8 +197,10 @@ std::shared_ptr<const GuardTree> LazyGuardTree::parseTransient() const
 
 bool Trace::payloadHashMatches(uint32_t record) const
 {
+    std::string storage;
+    const ByteWindow w = readRecordBytes(*files[fileOf(record)].source, records[record], storage);
     PayloadHashCheck check;
-    return check.matches(*files[fileOf(record)].buffer, records[record]);
+    return !w.empty() && check.matches(w, records[record]);
 }
 
 void PayloadMismatches::add(uint32_t recordInFile, uint64_t line)
@@ -204,13 +225,22 @@ Trace::PayloadCheck Trace::verifyPayloads() const
         if (f.payloadMismatches) {
             found = *f.payloadMismatches; // the loader checked the file as it scanned it
         } else {
-            // In batches, hashed side by side (PayloadHashCheck::matchMany).
+            // In batches, hashed side by side (PayloadHashCheck::matchMany), each batch's bytes
+            // read from the file in one piece of at most kBatchBytes (more for one huge record).
+            constexpr uint64_t kBatchBytes = 16u << 20;
             PayloadHashCheck hashes;
             std::vector<const Record*> batch;
             std::vector<uint8_t> matched;
+            std::string storage;
+            auto endOf = [](const Record* r) { return r->payloadOffset() + r->payloadLength; };
             auto flush = [&] {
-                hashes.matchMany(*f.buffer, batch, matched);
-                for (size_t k = 0; k < batch.size(); ++k)
+                if (batch.empty())
+                    return;
+                const uint64_t from = batch.front()->offset;
+                const ByteWindow w = f.source->read(from, endOf(batch.back()) - from, storage);
+                if (!w.empty()) // else the file changed: its source says so
+                    hashes.matchMany(w, batch, matched);
+                for (size_t k = 0; !w.empty() && k < batch.size(); ++k)
                     if (!matched[k])
                         found.add(static_cast<uint32_t>(batch[k] - &records[f.firstRecord]),
                             batch[k]->line);
@@ -219,9 +249,11 @@ Trace::PayloadCheck Trace::verifyPayloads() const
             for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
                 if (!records[r].hasPayload() || (records[r].flags & kTruncated))
                     continue;
-                batch.push_back(&records[r]);
-                if (batch.size() == 1024)
+                if (!batch.empty()
+                    && (batch.size() == 1024
+                        || endOf(&records[r]) - batch.front()->offset > kBatchBytes))
                     flush();
+                batch.push_back(&records[r]);
             }
             flush();
         }

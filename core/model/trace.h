@@ -2,8 +2,9 @@
 // order) -> attempt. Built once by the loader and immutable afterwards, shared as
 // std::shared_ptr<const Trace> between the GUI, the CLI and the tests.
 //
-// Records keep offsets into the file's buffer, never copies of payloads: payload text is decoded
-// (tabs stripped, lines joined) only when something asks for it.
+// Records keep offsets into their file, never copies of payloads: a record's bytes are read again
+// from the file's TraceSource (core/io/trace_source.h) and its payload decoded (tabs stripped,
+// lines joined) only when something asks for it.
 #pragma once
 
 #include "core/model/compile_id.h"
@@ -21,7 +22,7 @@
 
 namespace dynascope {
 
-class InputBuffer;
+class TraceSource;
 
 inline constexpr uint32_t kNone = 0xffffffffu;
 // Records and compiles are indexed with 32 bits and kNone is reserved: a trace holds fewer
@@ -54,22 +55,20 @@ struct Record {
 };
 static_assert(sizeof(Record) == 32, "the record table's size per record (README: Performance)");
 
-// Text that stays in the file's buffer (no copy): a view that keeps the buffer alive. It reads
-// like the std::string it replaced: empty(), size(), and conversions to std::string_view and
-// (copying) to std::string.
+// Text that stays in its file (no copy): read again from the file's source when asked for
+// (empty when the file changed since it was loaded; TraceSource::problem() says how).
 class BufferText {
 public:
     BufferText() = default;
-    BufferText(std::shared_ptr<const InputBuffer> buffer, uint64_t offset, uint32_t length);
-    std::string_view view() const;
+    BufferText(std::shared_ptr<const TraceSource> source, uint64_t offset, uint32_t length);
+    std::string text() const;
     bool empty() const { return m_length == 0; }
     size_t size() const { return m_length; }
-    operator std::string_view() const { return view(); }
-    operator std::string() const { return std::string(view()); }
+    operator std::string() const { return text(); }
     void clear() { *this = {}; }
 
 private:
-    std::shared_ptr<const InputBuffer> m_buffer;
+    std::shared_ptr<const TraceSource> m_source;
     uint64_t m_offset = 0;
     uint32_t m_length = 0;
 };
@@ -84,7 +83,7 @@ public:
     LazyGuardTree(std::shared_ptr<const GuardTree> parsed);
     // The tree of `record` (a dynamo_cpp_guards_str record when cppForm, else dynamo_guards).
     static LazyGuardTree fromRecord(
-        std::shared_ptr<const InputBuffer> buffer, const Record& record, bool cppForm);
+        std::shared_ptr<const TraceSource> source, const Record& record, bool cppForm);
 
     explicit operator bool() const { return m_state != nullptr; }
     const GuardTree* get() const; // parses on first use; null when the compile logged none
@@ -316,7 +315,8 @@ struct TraceFile {
     uint64_t badLines = 0;
     uint32_t firstRecord = 0; // range in Trace::records
     uint32_t recordCount = 0;
-    std::shared_ptr<const InputBuffer> buffer;
+    // Where its records' bytes are read again (core/io/trace_source.h).
+    std::shared_ptr<const TraceSource> source;
     std::vector<std::string> strings; // string table
     int tzOffsetMinutes = 0; // glog local time minus UTC, recovered from epoch fields
     int year = 1970; // year of the glog times, recovered from epoch fields
@@ -370,9 +370,12 @@ public:
     // Payload text of a record: one tab stripped per line, joined with '\n', CR removed.
     std::string payload(uint32_t record) const;
     // The header line's text (without prefix stripping).
-    std::string_view header(uint32_t record) const;
+    std::string header(uint32_t record) const;
     // The header JSON (the part from the first '{').
-    std::string_view headerJson(uint32_t record) const;
+    std::string headerJson(uint32_t record) const;
+    // What went wrong reading the files again since they were loaded (one line per file that
+    // changed on disk), or empty. Text read from such a file is empty.
+    std::vector<std::string> sourceProblems() const;
     // Epoch microseconds of a record from its glog prefix (local time without a year: the
     // loader recovered each file's year and zone), or 0 when it has none.
     double glogEpochUs(uint32_t record) const;

@@ -87,9 +87,12 @@ ordered_json compileJson(const Trace& t, const Compile& c)
         o["source"] = r.source;
         o["expected"] = r.expected;
         o["actual"] = r.actual;
-        if (r.guardNode >= 0 && r.earlierCompile != kNone) {
-            const GuardNode& g
-                = t.compiles[r.earlierCompile].guards->nodes[static_cast<size_t>(r.guardNode)];
+        // The tree is parsed from the file when first needed: one that changed since it was
+        // loaded gives no nodes (Trace::sourceProblems says so).
+        const GuardTree* tree
+            = r.earlierCompile == kNone ? nullptr : t.compiles[r.earlierCompile].guards.get();
+        if (r.guardNode >= 0 && tree && static_cast<size_t>(r.guardNode) < tree->nodes.size()) {
+            const GuardNode& g = tree->nodes[static_cast<size_t>(r.guardNode)];
             o["guard"] = { { "kind", g.kind }, { "expr", g.expr }, { "where", g.where } };
         } else {
             o["guard"] = nullptr;

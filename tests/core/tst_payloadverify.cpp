@@ -50,9 +50,9 @@ std::vector<std::vector<uint64_t>> oracle(const Trace& t)
         for (uint32_t r = f.firstRecord; r < f.firstRecord + f.recordCount; ++r) {
             if (!t.records[r].hasPayload() || (t.records[r].flags & kTruncated))
                 continue;
-            const std::string_view json = t.headerJson(r);
+            const std::string json = t.headerJson(r);
             size_t p = json.rfind("\"has_payload\"");
-            std::string_view want;
+            std::string want;
             if (p != std::string_view::npos && (p = json.find('"', p + 13)) != json.npos) {
                 const size_t e = json.find('"', p + 1);
                 if (e != json.npos)

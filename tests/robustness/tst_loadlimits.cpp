@@ -4,6 +4,7 @@
 // input with no size. Each checks what is deterministic (names, counts, capacities), never time.
 #include "robustness_helpers.h"
 
+#include "core/io/trace_source.h"
 #include "core/load/chunk_pipeline.h"
 #include "core/load/chunk_scan.h"
 #include "core/load/kind_names.h"
@@ -33,9 +34,7 @@ std::string distinctKinds(const std::string& prefix, size_t n)
 // The kind a record's own header names ("{\"k12\": {}}" -> k12).
 std::string ownKind(const Trace& t, uint32_t record)
 {
-    const Record& r = t.records[record];
-    const std::string_view text
-        = t.files[t.fileOf(record)].buffer->view().substr(r.offset, r.headerLength);
+    const std::string text = t.header(record);
     const size_t open = text.find("{\"");
     const size_t close = text.find('"', open + 2);
     return std::string(text.substr(open + 2, close - open - 2));
@@ -193,7 +192,7 @@ private Q_SLOTS:
             auto buffer = InputBuffer::fromBytes(text, 1ull << 30, ioError);
             ChunkScanner scanner;
             ScannedChunk out;
-            scanner.scan(*buffer, 0, buffer->size(), out);
+            scanner.scan(buffer->window(), 0, buffer->size(), out);
             QCOMPARE(out.events.size(), size_t(1));
             QCOMPARE(out.events[0].count, uint64_t(50000));
         }
@@ -209,7 +208,8 @@ private Q_SLOTS:
             text += header("{\"str\": [\"f.py\", " + std::to_string(i) + "]}");
         std::string ioError;
         auto buffer = InputBuffer::fromBytes(text, 1ull << 30, ioError);
-        ChunkPipeline pipeline(*buffer, 4096, 2, false, [](size_t k) {
+        auto source = TraceSource::fromMemory(buffer);
+        ChunkPipeline pipeline(*source, 4096, 2, false, [](size_t k) {
             if (k == 3)
                 throw std::runtime_error("scan of chunk 3 failed");
         });

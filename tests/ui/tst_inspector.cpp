@@ -194,7 +194,7 @@ class TestInspector : public QObject {
             MetricsModel metrics;
             QAbstractItemModelTester m(
                 &metrics, QAbstractItemModelTester::FailureReportingMode::QtTest);
-            const std::string_view mj = c.metricsJson;
+            const std::string mj = c.metricsJson.text();
             metrics.setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())));
         }
         StackTrieModel trie;

@@ -1,5 +1,6 @@
 #include "ui/inspector/rawview.h"
 
+#include "core/io/trace_source.h"
 #include "core/logs/log_line.h"
 #include "ui/inspector/codeviewer.h"
 #include "ui/models/format.h"
@@ -43,7 +44,7 @@ QString RawView::rawText(const Trace& t, uint32_t r)
 {
     if (r >= t.records.size())
         return {};
-    const std::string_view h = t.header(r);
+    const std::string h = t.header(r);
     QString out = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size()));
     if (t.files[t.fileOf(r)].format == TraceFormat::TorchLogs) {
         // A TORCH_LOGS statement: its lines as the text had them, each with the prefix.
@@ -91,7 +92,13 @@ void RawView::showRecord(uint32_t r)
     else
         hash = tr("MD5 ✕ mismatch: the payload does not match its has_payload hash (the file was "
                   "edited or damaged)");
+    // The gutter shows the trace file's own line numbers.
+    const QString raw = rawText(t, r);
     QStringList notes;
+    // Records are read again from their file (core/io/trace_source.h): one that changed on disk
+    // since it was loaded is said to have, rather than shown as it is now.
+    if (const auto& source = t.files[f].source; source && !source->problem().empty())
+        notes << qs(source->problem());
     if (rec.flags & kBadJson)
         notes << tr("the header JSON does not parse");
     if ((rec.flags & kTruncated) && text)
@@ -104,8 +111,6 @@ void RawView::showRecord(uint32_t r)
             rec.headerLength + rec.payloadLength, 1, QLocale::DataSizeTraditionalFormat)
         + QStringLiteral(" · ") + hash
         + (notes.isEmpty() ? QString() : QStringLiteral(" · ") + notes.join(QStringLiteral(", "))));
-    // The gutter shows the trace file's own line numbers.
-    const QString raw = rawText(t, r);
     std::vector<int64_t> numbers(static_cast<size_t>(raw.count(QLatin1Char('\n')) + 1));
     for (size_t i = 0; i < numbers.size(); ++i)
         numbers[i] = static_cast<int64_t>(rec.line + i);

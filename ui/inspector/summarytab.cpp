@@ -261,7 +261,7 @@ void SummaryTab::showCompile(uint32_t ci)
     if (c.failure)
         addRow(tr("Failure"), qs(c.failure->type));
 
-    const std::string_view mj = c.metricsJson;
+    const std::string mj = c.metricsJson.text();
     m_metrics->setTzOffsetMinutes(tz);
     m_metrics->setMetricsJson(QByteArray(mj.data(), static_cast<qsizetype>(mj.size())),
         text ? tr("TORCH_LOGS text carries no compilation_metrics; record the run with "

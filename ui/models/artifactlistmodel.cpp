@@ -85,7 +85,8 @@ void ArtifactListModel::setCompile(std::shared_ptr<const Trace> trace, uint32_t 
             row.statement = text;
             if (text) {
                 // Named by its first words: "Recompiling function scale in example.py:36".
-                const auto l = logs::parseLogLine(t.header(r));
+                const std::string header = t.header(r);
+                const auto l = logs::parseLogLine(header);
                 std::string_view first = l ? l->message : std::string_view();
                 if (first.empty() && rec.payloadLength) {
                     const std::string p = t.payload(r);
@@ -98,7 +99,7 @@ void ArtifactListModel::setCompile(std::shared_ptr<const Trace> trace, uint32_t 
             }
             bool json = false;
             if (kind == "artifact" || kind == "link" || kind == "dump_file") {
-                const std::string_view h = t.headerJson(r);
+                const std::string h = t.headerJson(r);
                 const QJsonObject o = QJsonDocument::fromJson(
                     QByteArray(h.data(), static_cast<qsizetype>(h.size())))
                                           .object();
@@ -137,14 +138,15 @@ QString ArtifactListModel::documentText(const Trace& t, const Row& row)
     if (row.record >= t.records.size())
         return {};
     if (row.metadataOnly) {
-        const std::string_view h = t.headerJson(row.record);
+        const std::string h = t.headerJson(row.record);
         return prettyJson(QByteArray(h.data(), static_cast<qsizetype>(h.size())));
     }
     const std::string p = t.payload(row.record);
     if (t.files[t.fileOf(row.record)].format == TraceFormat::TorchLogs) {
         // The statement's message: its first line (after the prefix) and the others.
-        const auto l = logs::parseLogLine(t.header(row.record));
-        const std::string first = l ? std::string(l->message) : std::string(t.header(row.record));
+        const std::string header = t.header(row.record);
+        const auto l = logs::parseLogLine(header);
+        const std::string first = l ? std::string(l->message) : header;
         return qs(t.records[row.record].payloadLength ? first + "\n" + p : first);
     }
     if (row.language == PayloadLanguage::Json)
