@@ -1,15 +1,14 @@
-// InputBuffer: the bytes of one trace file in one heap buffer: read when plain, decompressed when
-// zstd or gzip (recognised by magic bytes, not by name). kPadding zero bytes follow
-// data() + size() so the JSON parser can read past a line's end safely.
+// InputBuffer: the bytes of one input in one heap buffer, decompressed when zstd or gzip
+// (recognised by magic bytes, not by name). kPadding zero bytes follow data() + size() so the
+// JSON parser can read past a line's end safely. What holds its bytes in memory uses it: tests
+// and fuzzers, the live follower's growing files, TORCH_LOGS text. The loader does not keep a
+// TORCH_TRACE file in one: it indexes it where it lies and reads records again when asked
+// (core/io/trace_source.h).
 //
 // Files are read, never memory-mapped. A mapping of a file that another process truncates raises
-// SIGBUS at the next access to a vanished page: while loading, or hours later when the GUI shows
-// a payload (the buffer lives as long as the trace). Trace files are often still being written
-// or rewritten (TORCH_TRACE of a running job, a copy in progress), so the loader takes a snapshot
-// instead: a regular file is read up to the size it had when opened (bytes appended later are
-// not read; a file that shrank meanwhile gives fewer bytes and a warning), anything else (pipes,
-// /dev/stdin, procfs) to its end, at most maxDecoded bytes. Reading costs one copy, which measured
-// no slower than faulting in a mapping (tst_growingfiles pins the behaviour).
+// SIGBUS at the next access to a vanished page. A regular file is read up to the size it had when
+// opened (bytes appended later are not read; a file that shrank meanwhile gives fewer bytes and a
+// warning), anything else (pipes, /dev/stdin, procfs) to its end, at most maxDecoded bytes.
 #pragma once
 
 #include "core/io/byte_window.h"
