@@ -15,6 +15,7 @@
 //   app_first_paint_ms, example_shown_ms  the dynascope app as a child process (see measureApp)
 // Every time is the median of several runs after a warm-up run; the page cache is warm.
 // Figures are printed, never judged: the CTest test only checks that the line is complete.
+#include "bench/bench_heap.h"
 #include "bench/bench_logs.h"
 #include "bench/bench_shapes.h"
 #include "bench/bench_util.h"
@@ -418,41 +419,6 @@ std::string num(std::optional<double> v, int decimals)
     return buf;
 }
 
-// Where the trace's heap goes, from the containers' capacities (strings counted when they left
-// the small-string buffer): the profile behind heap_mb_after_load, printed on stderr.
-void printHeapParts(const dynascope::Trace& t)
-{
-    auto cap = [](const auto& v) {
-        return static_cast<double>(
-            v.capacity() * sizeof(typename std::decay_t<decltype(v)>::value_type));
-    };
-    auto str = [](const std::string& s) {
-        return s.capacity() > 15 ? static_cast<double>(s.capacity() + 1) : 0.0;
-    };
-    double compileRecords = 0, phases = 0, phaseStrings = 0, events = 0, compileStrings = 0;
-    size_t phaseCount = 0;
-    for (const auto& c : t.compiles) {
-        compileRecords += cap(c.records);
-        phases += cap(c.phases);
-        phaseCount += c.phases.size();
-        events += cap(c.instants) + cap(c.attempts) + cap(c.graphBreaks) + cap(c.recompileReasons)
-            + cap(c.cacheEvents) + cap(c.shapeEvents) + cap(c.stack);
-        compileStrings += str(c.coName) + str(c.coFilename);
-    }
-    for (const auto& pool : t.pools) // the names the spans point into, each stored once
-        phaseStrings += static_cast<double>(pool->bytes());
-    const double mb = 1024.0 * 1024.0;
-    std::fprintf(stderr,
-        "dynascope-bench: heap by part: records %.1f MB (%zu x %zu B, capacity %zu), compiles "
-        "%.1f MB (%zu x %zu B) + their names %.1f MB, per-compile record lists %.1f MB, phase "
-        "spans %.1f MB (%zu x %zu B) + names %.1f MB, other per-compile events %.1f MB, "
-        "diagnostics %zu\n",
-        cap(t.records) / mb, t.records.size(), sizeof(dynascope::Record), t.records.capacity(),
-        cap(t.compiles) / mb, t.compiles.size(), sizeof(dynascope::Compile), compileStrings / mb,
-        compileRecords / mb, phases / mb, phaseCount, sizeof(dynascope::PhaseSpan),
-        phaseStrings / mb, events / mb, t.diagnostics.size());
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -584,7 +550,7 @@ int main(int argc, char** argv)
             "dynascope-bench: input %.1f MB decoded, read again from the files when asked (not "
             "held); load average %.2f on %u cores\n",
             inputMb, la[0], std::thread::hardware_concurrency());
-        printHeapParts(*trace);
+        dynascope::bench::printHeapParts(*trace);
     }
 
     const double peakRss = peakRssMb(); // the loads' (the timeline below paints into images)

@@ -238,7 +238,7 @@ int dump(const fs::path& path)
             std::cout << " " << r;
         std::cout << "\n";
         for (const auto& p : c.phases)
-            std::cout << "  span " << p.name << " B " << p.beginRecord << " E " << p.endRecord
+            std::cout << "  span " << p.name() << " B " << p.beginRecord << " E " << p.endRecord
                       << " [" << p.startUs << ", " << p.endUs << "]\n";
     }
     for (const auto& d : t->diagnostics)

@@ -181,22 +181,23 @@ void Checker::checkCompile(const Compile& c, uint32_t i)
         fail("compile ", i, ": ends (", c.endUs, ") before it starts (", c.startUs, ")");
     for (const PhaseSpan& p : c.phases) {
         if (p.beginRecord == kNone && p.endRecord == kNone)
-            fail("compile ", i, ": span ", p.name, " has neither B nor E record");
+            fail("compile ", i, ": span ", p.name(), " has neither B nor E record");
         if (p.beginRecord != kNone && !recordOf(p.beginRecord, i))
-            fail("compile ", i, ": span ", p.name, " beginRecord not in the compile");
+            fail("compile ", i, ": span ", p.name(), " beginRecord not in the compile");
         if (p.endRecord != kNone && !recordOf(p.endRecord, i))
-            fail("compile ", i, ": span ", p.name, " endRecord not in the compile");
+            fail("compile ", i, ": span ", p.name(), " endRecord not in the compile");
         if (p.openEnd != (p.endRecord == kNone) || p.openStart != (p.beginRecord == kNone))
-            fail("compile ", i, ": span ", p.name, " open flags disagree with its records");
+            fail("compile ", i, ": span ", p.name(), " open flags disagree with its records");
         if (!(p.startUs <= p.endUs))
-            fail("compile ", i, ": span ", p.name, " ends before it starts");
+            fail("compile ", i, ": span ", p.name(), " ends before it starts");
         if (p.depth < 0)
-            fail("compile ", i, ": span ", p.name, " negative depth");
+            fail("compile ", i, ": span ", p.name(), " negative depth");
         // Every span lies inside its compile's time range or is flagged (open, or outside).
         const bool outside = p.startUs < c.startUs || p.endUs > c.endUs;
         if (outside != p.outsideCompile)
-            fail("compile ", i, ": span ", p.name, " [", p.startUs, ", ", p.endUs, "] vs compile [",
-                c.startUs, ", ", c.endUs, "]: outsideCompile is ", p.outsideCompile);
+            fail("compile ", i, ": span ", p.name(), " [", p.startUs, ", ", p.endUs,
+                "] vs compile [", c.startUs, ", ", c.endUs, "]: outsideCompile is ",
+                p.outsideCompile);
     }
     for (const auto& e : c.instants)
         if (!recordOf(e.record, i))

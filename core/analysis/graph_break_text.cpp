@@ -25,7 +25,7 @@ int64_t toInt(std::string_view s)
 }
 } // namespace
 
-Stack parsePythonTraceback(std::string_view text)
+Stack parsePythonTraceback(std::string_view text, StringPool& pool)
 {
     Stack frames;
     size_t pos = 0;
@@ -40,14 +40,14 @@ Stack parsePythonTraceback(std::string_view text)
             if (!frames.empty() && frames.back().loc.empty() && !t.empty()
                 && t.find_first_not_of("^~ ") != std::string_view::npos
                 && !t.starts_with("Traceback"))
-                frames.back().loc = std::string(t);
+                frames.back().loc = pool.intern(t);
             continue;
         }
         size_t q = t.find('"', 6);
         if (q == std::string_view::npos)
             continue;
         StackFrame f;
-        f.file = std::string(t.substr(6, q - 6));
+        f.file = pool.intern(t.substr(6, q - 6));
         size_t ln = t.find(", line ", q);
         if (ln != std::string_view::npos) {
             size_t start = ln + 7;
@@ -57,7 +57,7 @@ Stack parsePythonTraceback(std::string_view text)
             f.line = toInt(t.substr(start, end - start));
             size_t in = t.find(", in ", end);
             if (in != std::string_view::npos)
-                f.name = std::string(t.substr(in + 5));
+                f.name = pool.intern(t.substr(in + 5));
         }
         frames.push_back(std::move(f));
     }
@@ -206,7 +206,7 @@ GraphBreak parseGraphBreakReason(std::string_view reason)
     return gb;
 }
 
-GraphBreak parseGraphBreakText(std::string_view text)
+GraphBreak parseGraphBreakText(std::string_view text, StringPool& pool)
 {
     std::string file;
     int64_t line = 0;
@@ -241,7 +241,7 @@ GraphBreak parseGraphBreakText(std::string_view text)
         size_t blank = rest.find("\n\n");
         std::string_view user = rest.substr(0, blank);
         gb.traceback = std::string(trim(user));
-        gb.userFrames = parsePythonTraceback(user);
+        gb.userFrames = parsePythonTraceback(user, pool);
         if (gb.file.empty() && !gb.userFrames.empty()) {
             gb.file = gb.userFrames.back().file;
             gb.line = gb.userFrames.back().line;

@@ -10,8 +10,8 @@ namespace dynascope {
 
 // Fills reason, file, line, traceback and userFrames from the artifact text ("Graph break in
 // user code at FILE:LINE", "Graph Break Reason: ...", "User code traceback:"), and the
-// structured parts of the reason (see parseGraphBreakReason).
-GraphBreak parseGraphBreakText(std::string_view text);
+// structured parts of the reason (see parseGraphBreakReason). The frames' texts go to `pool`.
+GraphBreak parseGraphBreakText(std::string_view text, StringPool& pool);
 
 // A reason alone (a restart_reasons entry, or the text after "Graph Break Reason: "): strips
 // PyTorch's preambles ("Encountered graph break when attempting to trace OP: ...:", "Failed to
@@ -31,8 +31,9 @@ bool isRestartWithoutBreak(std::string_view reason);
 // no Explanation, Hint, debug context or link (older PyTorch, other writers).
 std::vector<GraphBreakDetail> parseGraphBreakDetails(std::string_view text);
 
-// Frames of a Python traceback ("  File \"x.py\", line 3, in f" + optional source line).
-Stack parsePythonTraceback(std::string_view text);
+// Frames of a Python traceback ("  File \"x.py\", line 3, in f" + optional source line), their
+// texts interned in `pool`.
+Stack parsePythonTraceback(std::string_view text, StringPool& pool);
 
 // "<class 'torch._dynamo.exc.BackendCompilerFailed'>" -> "BackendCompilerFailed";
 // "torch._dynamo.exc.Unsupported" -> "Unsupported"; bare names unchanged.

@@ -27,7 +27,7 @@ bool sameSource(std::string_view a, std::string_view b)
 }
 } // namespace
 
-RecompileReason parseRecompileReason(std::string_view text)
+RecompileReason parseRecompileReason(std::string_view text, StringPool& pool)
 {
     RecompileReason r;
     r.text = trimmed(text);
@@ -35,7 +35,7 @@ RecompileReason parseRecompileReason(std::string_view text)
     // PyTorch 2.11+: "<reason>\nUser stack trace:\n  File \"...\", line N, in f\n    code".
     constexpr std::string_view kUserStack = "\nUser stack trace:";
     if (size_t us = t.find(kUserStack); us != std::string_view::npos) {
-        r.userStack = parsePythonTraceback(t.substr(us + kUserStack.size()));
+        r.userStack = parsePythonTraceback(t.substr(us + kUserStack.size()), pool);
         t = t.substr(0, us);
     }
     // "<id>: detail" where id is like 0/0 or !0/3/0 (optionally bracketed).

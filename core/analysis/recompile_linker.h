@@ -12,7 +12,8 @@
 namespace dynascope {
 
 // Splits "<id>: <detail>" and classifies the detail (mismatch kind, source, expected, actual).
-RecompileReason parseRecompileReason(std::string_view text);
+// The user stack's texts go to `pool`.
+RecompileReason parseRecompileReason(std::string_view text, StringPool& pool);
 
 // The node of `tree` that the reason's detail refers to, or -1.
 int matchGuard(const RecompileReason& reason, const GuardTree& tree);

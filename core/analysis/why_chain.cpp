@@ -98,7 +98,7 @@ std::string valueInOwnGuards(const Compile& compile, const GuardNode& failed)
 
 SourceLine lineOf(const StackFrame& f)
 {
-    return { f.file, f.line, f.name, f.loc };
+    return { std::string(f.file), f.line, std::string(f.name), std::string(f.loc) };
 }
 
 // The values the primary rejection's source took along the frame, up to compile `ci`.

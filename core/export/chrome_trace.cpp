@@ -169,8 +169,8 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
         if (options.phases) {
             for (const PhaseSpan& p : c.phases) {
                 ordered_json pe;
-                pe["name"] = p.name;
-                pe["cat"] = p.category.empty() ? std::string("phase") : p.category;
+                pe["name"] = p.name();
+                pe["cat"] = p.category().empty() ? std::string("phase") : std::string(p.category());
                 pe["ph"] = "X";
                 pe["ts"] = us(p.startUs);
                 pe["dur"] = std::max<int64_t>(0, us(p.endUs) - us(p.startUs));

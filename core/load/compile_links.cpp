@@ -125,8 +125,8 @@ void linkGraphBreaks(
     }
 }
 
-void linkRecompileReasons(
-    Trace& t, std::vector<std::vector<std::string>>& reasonTexts, std::stop_token stop)
+void linkRecompileReasons(Trace& t, std::vector<std::vector<std::string>>& reasonTexts,
+    StringPool& pool, std::stop_token stop)
 {
     // Guard trees of the earlier compiles that reasons name, parsed once here and not kept.
     std::unordered_map<uint32_t, std::shared_ptr<const GuardTree>> trees;
@@ -141,7 +141,7 @@ void linkRecompileReasons(
         if (texts.empty() && !comp.recompileReasonMetric.empty())
             texts.push_back(comp.recompileReasonMetric);
         for (const auto& text : texts) {
-            RecompileReason r = parseRecompileReason(text);
+            RecompileReason r = parseRecompileReason(text, pool);
             if (r.earlierKey.empty() && comp.isRecompile() && comp.id.frame) {
                 // A reason without an id is about the previous compile of the frame.
                 CompileId prev = comp.id;

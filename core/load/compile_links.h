@@ -19,8 +19,9 @@ void linkGraphBreaks(
     Trace& t, std::vector<std::vector<GraphBreak>>& artifactBreaks, std::stop_token stop);
 
 // Parses each compile's recompile reasons (`reasonTexts` by compile index, else its metric)
-// and links each to the latest earlier compile of the id it names and to the failed guard.
-void linkRecompileReasons(
-    Trace& t, std::vector<std::vector<std::string>>& reasonTexts, std::stop_token stop);
+// and links each to the latest earlier compile of the id it names and to the failed guard. The
+// reasons' user stacks' texts go to `pool`.
+void linkRecompileReasons(Trace& t, std::vector<std::vector<std::string>>& reasonTexts,
+    StringPool& pool, std::stop_token stop);
 
 } // namespace dynascope

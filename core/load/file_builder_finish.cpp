@@ -15,8 +15,7 @@ void Builder::buildSpans()
     auto addSpan = [&](const ChromiumRaw* b, const ChromiumRaw* e) {
         PhaseSpan s;
         const ChromiumRaw& any = b ? *b : *e;
-        s.name = m_names->intern(any.name);
-        s.category = m_names->intern(any.cat);
+        s.names = m_names->internPair(any.name, any.cat);
         s.startUs = b ? b->ts : e->ts;
         s.endUs = e ? e->ts : lastTs;
         if (s.endUs < s.startUs)
@@ -121,7 +120,7 @@ void Builder::computeTimes()
         const PhaseSpan* top = nullptr;
         for (const char* name : { "dynamo", "entire_frame_compile" }) {
             for (const auto& s : comp.phases)
-                if (s.name == name && !s.openEnd && (!top || s.startUs < top->startUs))
+                if (s.name() == name && !s.openEnd && (!top || s.startUs < top->startUs))
                     top = &s;
             if (top)
                 break;
@@ -225,7 +224,7 @@ void Builder::linkRecompiles()
             comp.failure->traceback = std::move(m_errorText[comp.index]);
         describeFailure(comp);
     }
-    linkRecompileReasons(t, m_reasonTexts, m_in.stop);
+    linkRecompileReasons(t, m_reasonTexts, *m_names, m_in.stop);
 }
 
 void Builder::finish()

@@ -12,18 +12,20 @@ Stack Builder::parseStack(simdjson::dom::element arr, uint64_t line)
     if (arr.get_array().get(frames))
         return stack;
     const auto& strings = file().strings;
+    StringPool& pool = *m_names;
+    stack.reserve(frames.size());
     for (auto f : frames) {
         StackFrame sf;
         sf.line = json::integer(f, "line").value_or(0);
         if (auto n = json::str(f, "name"))
-            sf.name = std::string(*n);
+            sf.name = pool.intern(*n);
         if (auto l = json::str(f, "loc"))
-            sf.loc = std::string(*l);
+            sf.loc = pool.intern(*l);
         if (auto fi = json::integer(f, "filename")) {
             if (*fi >= 0 && static_cast<size_t>(*fi) < strings.size() && !strings[*fi].empty()) {
-                sf.file = strings[*fi];
+                sf.file = pool.intern(strings[*fi]);
             } else {
-                sf.file = "(unknown file #" + std::to_string(*fi) + ")";
+                sf.file = pool.intern("(unknown file #" + std::to_string(*fi) + ")");
                 size_t key = *fi >= 0 ? static_cast<size_t>(std::min<int64_t>(*fi, 1 << 20)) : 0;
                 if (m_unknownIndexReported.size() <= key)
                     m_unknownIndexReported.resize(key + 1);
@@ -35,7 +37,7 @@ Stack Builder::parseStack(simdjson::dom::element arr, uint64_t line)
                 }
             }
         } else if (auto fs = json::str(f, "filename")) {
-            sf.file = std::string(*fs);
+            sf.file = pool.intern(*fs);
         }
         stack.push_back(std::move(sf));
     }
@@ -113,7 +115,7 @@ void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
 void Builder::handleArtifact(uint32_t idx, uint32_t c, std::string_view name)
 {
     if (name == "dynamo_graph_break_reason") {
-        GraphBreak gb = parseGraphBreakText(payload(idx));
+        GraphBreak gb = parseGraphBreakText(payload(idx), *m_names);
         gb.record = idx;
         m_artifactBreaks[c].push_back(std::move(gb));
     } else if (name == "recompile_reasons") {

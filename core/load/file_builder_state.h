@@ -161,7 +161,7 @@ private:
     std::vector<bool> m_finished; // compile has its compilation_metrics
     std::vector<std::array<int64_t, 3>> m_compileKeys;
     std::vector<ChromiumRaw> m_chromium;
-    std::shared_ptr<StringPool> m_names = std::make_shared<StringPool>(); // span and event names
+    std::shared_ptr<StringPool> m_names = std::make_shared<StringPool>(); // names, stack texts
     std::vector<std::vector<GraphBreak>> m_artifactBreaks;
     std::vector<std::vector<std::string>> m_reasonTexts;
     std::vector<std::string> m_errorText;

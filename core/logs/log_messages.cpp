@@ -153,7 +153,7 @@ std::optional<RecompileLimit> parseRecompileLimit(std::string_view message)
     return out;
 }
 
-std::optional<DynamoStart> parseDynamoStart(std::string_view message)
+std::optional<DynamoStart> parseDynamoStart(std::string_view message, StringPool& pool)
 {
     constexpr std::string_view kCompiling = "torchdynamo start compiling ";
     constexpr std::string_view kTracing = "Step 1: torchdynamo start tracing ";
@@ -174,17 +174,17 @@ std::optional<DynamoStart> parseDynamoStart(std::string_view message)
     if (out.compiling) {
         const size_t nl = message.find('\n');
         if (nl != std::string_view::npos)
-            out.stack = parsePythonTraceback(message.substr(nl + 1));
+            out.stack = parsePythonTraceback(message.substr(nl + 1), pool);
         StackFrame self;
-        self.name = out.function.name;
-        self.file = out.function.file;
+        self.name = pool.intern(out.function.name);
+        self.file = pool.intern(out.function.file);
         self.line = out.function.line;
         out.stack.push_back(std::move(self));
     }
     return out;
 }
 
-Stack parseUserLocation(std::string_view sloc)
+Stack parseUserLocation(std::string_view sloc, StringPool& pool)
 {
     Stack out;
     sloc = trim(sloc);
@@ -203,10 +203,12 @@ Stack parseUserLocation(std::string_view sloc)
     if (in == std::string_view::npos)
         return out;
     StackFrame f;
-    f.name = std::string(trim(where.substr(in + 4)));
-    if (!splitFileLine(where.substr(0, in), f.file, f.line))
+    std::string file;
+    if (!splitFileLine(where.substr(0, in), file, f.line))
         return out;
-    f.loc = std::string(trim(sloc.substr(0, hash)));
+    f.name = pool.intern(trim(where.substr(in + 4)));
+    f.file = pool.intern(file);
+    f.loc = pool.intern(trim(sloc.substr(0, hash)));
     out.push_back(std::move(f));
     return out;
 }
@@ -223,7 +225,7 @@ std::string_view slocPart(std::string_view line, size_t start)
     return s;
 }
 
-std::optional<ShapeEvent> shapeEventOf(std::string_view line)
+std::optional<ShapeEvent> shapeEventOf(std::string_view line, StringPool& pool)
 {
     line = trim(line);
     ShapeEvent ev;
@@ -244,7 +246,7 @@ std::optional<ShapeEvent> shapeEventOf(std::string_view line)
         if (range != std::string_view::npos) {
             const size_t rangeEnd = after.find(']', range);
             if (rangeEnd != std::string_view::npos)
-                ev.userStack = parseUserLocation(slocPart(after, rangeEnd + 1));
+                ev.userStack = parseUserLocation(slocPart(after, rangeEnd + 1), pool);
         }
         return ev;
     }
@@ -256,7 +258,7 @@ std::optional<ShapeEvent> shapeEventOf(std::string_view line)
         ev.expr = std::string(rest.substr(0, rest.find(' ')));
         const size_t rangeEnd = rest.find(']');
         if (rangeEnd != std::string_view::npos)
-            ev.userStack = parseUserLocation(slocPart(rest, rangeEnd + 1));
+            ev.userStack = parseUserLocation(slocPart(rest, rangeEnd + 1), pool);
         return ev;
     }
     constexpr std::string_view kAdded = " [guard added]";
@@ -268,7 +270,7 @@ std::optional<ShapeEvent> shapeEventOf(std::string_view line)
             expr.remove_prefix(15);
         ev.kind = "guard_added";
         ev.expr = std::string(trim(expr));
-        ev.userStack = parseUserLocation(slocPart(line, added + kAdded.size()));
+        ev.userStack = parseUserLocation(slocPart(line, added + kAdded.size()), pool);
         return ev;
     }
     if (line.starts_with("set_replacement ")) {
@@ -298,11 +300,11 @@ std::optional<ShapeEvent> shapeEventOf(std::string_view line)
 }
 } // namespace
 
-std::vector<ShapeEvent> parseShapeEvents(std::string_view message)
+std::vector<ShapeEvent> parseShapeEvents(std::string_view message, StringPool& pool)
 {
     std::vector<ShapeEvent> out;
     eachLine(message, [&](std::string_view line) {
-        if (auto ev = shapeEventOf(line))
+        if (auto ev = shapeEventOf(line, pool))
             out.push_back(std::move(*ev));
     });
     return out;

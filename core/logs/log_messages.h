@@ -48,11 +48,13 @@ struct DynamoStart {
     Stack stack; // callers, outermost first, then the compiled function (as dynamo_start has it)
     bool compiling = false; // "start compiling" (else "start tracing")
 };
-std::optional<DynamoStart> parseDynamoStart(std::string_view message);
+// The stack's texts go to `pool`.
+std::optional<DynamoStart> parseDynamoStart(std::string_view message, StringPool& pool);
 
 // A user location as symbolic_shapes writes it (SLoc): "CODE  # FILE:LINE in FN (FRAMEWORK)",
 // or "(FRAMEWORK)" alone when no user frame is known. Empty stack for the latter.
-Stack parseUserLocation(std::string_view sloc);
+// The frame's texts go to `pool`.
+Stack parseUserLocation(std::string_view sloc, StringPool& pool);
 
 // The shape events of the `dynamic` logger, one per message line that is one:
 //   create_symbol s77 = 64 for L['x'].size()[0] [2, int_oo] SLOC, for more info ...
@@ -61,7 +63,7 @@ Stack parseUserLocation(std::string_view sloc);
 //   set_replacement s0 = 5 (range_refined_to_singleton) VR[5, 5]   (a specialisation)
 // with the TORCH_TRACE kinds (create_symbol, create_unbacked_symbol, guard_added,
 // symbolic_shape_specialization). Other lines give nothing.
-std::vector<ShapeEvent> parseShapeEvents(std::string_view message);
+std::vector<ShapeEvent> parseShapeEvents(std::string_view message, StringPool& pool);
 
 // Graph-break messages of one statement (several when one line logged two in the same
 // millisecond): split where a line starts with "Graph break".

@@ -89,6 +89,7 @@ public:
         , m_group(group)
         , m_trace(std::make_unique<Trace>())
     {
+        m_trace->pools.push_back(m_pool);
         TraceFile f;
         f.path = in.path;
         f.source = TraceSource::fromMemory(m_text);
@@ -197,10 +198,10 @@ private:
         std::optional<DynamoStart> start;
         if (message.starts_with("torchdynamo start compiling ")
             || message.starts_with("Step 1: torchdynamo start tracing "))
-            start = parseDynamoStart(message);
+            start = parseDynamoStart(message, *m_pool);
         std::vector<ShapeEvent> shapes;
         if (kind == "dynamic")
-            shapes = parseShapeEvents(message);
+            shapes = parseShapeEvents(message, *m_pool);
         std::optional<RecompileLimit> limit;
         if (message.starts_with("torch._dynamo hit config."))
             limit = parseRecompileLimit(message);
@@ -287,7 +288,8 @@ private:
         if (!text.starts_with("Graph break")) {
             // The text starts inside the message (a paste cut at its top): its first lines, the
             // location and the reason, are gone; what is left (sections, traceback) is kept.
-            GraphBreak gb = parseGraphBreakText("Graph Break Reason: \n" + std::string(text));
+            GraphBreak gb
+                = parseGraphBreakText("Graph Break Reason: \n" + std::string(text), *m_pool);
             gb.reason.clear();
             m_trace->diagnostics.push_back(
                 { Severity::Warning, DiagnosticCode::TruncatedRecord, m_trace->files[0].path, line,
@@ -304,7 +306,7 @@ private:
                     = parseGraphBreakReason(first.substr(kOld.size(), from - kOld.size()));
                 const std::string_view rest
                     = text.size() > first.size() ? text.substr(first.size() + 1) : "";
-                gb.userFrames = parsePythonTraceback(rest);
+                gb.userFrames = parsePythonTraceback(rest, *m_pool);
                 gb.traceback = std::string(rest);
                 if (!gb.userFrames.empty()) {
                     gb.file = gb.userFrames.back().file;
@@ -313,7 +315,7 @@ private:
                 return gb;
             }
         }
-        return parseGraphBreakText(text);
+        return parseGraphBreakText(text, *m_pool);
     }
 
     void nameFrame(const FrameKey& frame, const CodeRef& ref, bool fromStart)
@@ -373,7 +375,7 @@ private:
         frames();
         linkGraphBreaks();
         // The same linking as a trace file's (core/load/compile_links.h).
-        linkRecompileReasons(*m_trace, m_reasons, {});
+        linkRecompileReasons(*m_trace, m_reasons, *m_pool, {});
         for (auto& comp : t.compiles)
             comp.status = statusOf(comp);
         TraceFile& f = t.files[0];
@@ -510,8 +512,9 @@ private:
                 if (!base.empty())
                     best = first(find(byBoth, std::make_pair(base, gb.line)), comp.index);
                 for (size_t k = gb.userFrames.size(); best == kNone && k-- > 0;)
-                    best = first(
-                        find(byBoth, std::make_pair(gb.userFrames[k].name, gb.userFrames[k].line)),
+                    best = first(find(byBoth,
+                                     std::make_pair(std::string(gb.userFrames[k].name),
+                                         gb.userFrames[k].line)),
                         comp.index);
                 if (best == kNone && !base.empty())
                     best = first(find(byName, base), comp.index);
@@ -562,6 +565,8 @@ private:
     std::unique_ptr<Trace> m_trace;
     YearHint m_year;
     KindNames m_kinds { m_trace->kindNames }; // after m_trace
+    // The stacks' texts (the trace keeps it in Trace::pools).
+    std::shared_ptr<StringPool> m_pool = std::make_shared<StringPool>();
     std::vector<uint64_t> m_kindCount;
     std::map<IdKey, uint32_t> m_keys;
     std::vector<bool> m_closed, m_body;

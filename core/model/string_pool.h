@@ -12,9 +12,28 @@
 
 namespace dynascope {
 
+// Two texts interned together (a phase span's name and category), addressed by one pointer:
+// 8 bytes where two string_views take 32. Empty texts when default-constructed.
+class PooledPair {
+public:
+    PooledPair() = default;
+    std::string_view first() const;
+    std::string_view second() const;
+
+private:
+    friend class StringPool;
+    explicit PooledPair(const char* p)
+        : m_data(p)
+    {
+    }
+    const char* m_data = nullptr; // two 32-bit lengths, then the first text and the second
+};
+
 class StringPool {
 public:
     std::string_view intern(std::string_view s);
+    // Texts longer than 4 GB are cut there (a pair is a name and a category).
+    PooledPair internPair(std::string_view first, std::string_view second);
     size_t count() const { return m_strings.size(); }
     size_t bytes() const; // the strings' heap (those past the small-string buffer)
 

@@ -11,6 +11,7 @@
 #include "core/model/diagnostic.h"
 #include "core/model/guard_tree.h"
 #include "core/model/string_pool.h"
+#include "core/util/boxed.h"
 
 #include <cstdint>
 #include <map>
@@ -99,11 +100,15 @@ private:
     std::shared_ptr<State> m_state;
 };
 
+// A frame of a logged stack. Its texts point into the trace's StringPool (Trace::pools), like
+// the phase spans' names: the same files and functions recur in the stacks of every compile
+// (56 bytes a frame, instead of 104 and up to three strings). A parser that makes frames takes
+// the pool they point into; a frame must not outlive it.
 struct StackFrame {
     int64_t line = 0;
-    std::string name;
-    std::string file; // resolved from the string table; "(unknown file #N)" when absent
-    std::string loc; // source text, newer logs only
+    std::string_view name;
+    std::string_view file; // resolved from the string table; "(unknown file #N)" when absent
+    std::string_view loc; // source text, newer logs only
 };
 using Stack = std::vector<StackFrame>;
 
@@ -112,12 +117,11 @@ enum class TimeSource : uint8_t { None, Glog, Metrics, Chromium };
 const char* toString(CompileStatus s);
 const char* toString(TimeSource s);
 
-// A chromium B/E pair, an X event, or an open-ended B (unmatched: cut log).
+// A chromium B/E pair, an X event, or an open-ended B (unmatched: cut log). 40 bytes.
 // Names and categories point into the trace's StringPool (Trace::pools): a trace has hundreds
 // of thousands of spans and a few dozen distinct names.
 struct PhaseSpan {
-    std::string_view name;
-    std::string_view category;
+    PooledPair names; // the event's name, then its category
     double startUs = 0; // epoch microseconds
     double endUs = 0;
     int32_t depth = 0; // nesting under the compile, 0 = outermost
@@ -129,7 +133,11 @@ struct PhaseSpan {
     bool outsideCompile = false;
     uint32_t beginRecord = kNone;
     uint32_t endRecord = kNone;
+
+    std::string_view name() const { return names.first(); }
+    std::string_view category() const { return names.second(); }
 };
+static_assert(sizeof(PhaseSpan) == 40, "the phase spans' size (README: Performance)");
 
 struct InstantEvent {
     std::string_view name; // in Trace::pools
@@ -258,7 +266,7 @@ struct Compile {
     std::vector<InstantEvent> instants;
     std::vector<GraphBreak> graphBreaks;
     std::vector<RecompileReason> recompileReasons;
-    std::optional<Failure> failure;
+    Boxed<Failure> failure; // on the heap: 8 bytes in every compile, and few fail
     std::vector<CacheEvent> cacheEvents;
     std::vector<ShapeEvent> shapeEvents;
     LazyGuardTree guards; // false when the compile logged none
@@ -364,7 +372,8 @@ public:
     // The runs the inputs hold, oldest first (empty when the trace was not loaded from files,
     // e.g. pasted text). A run that is not loaded is listed so that a view can offer it.
     std::vector<TraceRun> runs;
-    // The pools the phase spans' and instant events' names point into (one per file built).
+    // The pools the phase spans', instant events' and stack frames' texts point into (one per
+    // file built).
     std::vector<std::shared_ptr<const StringPool>> pools;
 
     // Payload text of a record: one tab stripped per line, joined with '\n', CR removed.

@@ -135,8 +135,8 @@ void graphBreakSection(std::ostringstream& out, const Trace& t, const std::vecto
         else if (!gb.userFrames.empty()) {
             std::string tb;
             for (const auto& f : gb.userFrames)
-                tb += "  File \"" + f.file + "\", line " + std::to_string(f.line) + ", in " + f.name
-                    + "\n";
+                tb += "  File \"" + std::string(f.file) + "\", line " + std::to_string(f.line)
+                    + ", in " + std::string(f.name) + "\n";
             out << step++ << ". **User code traceback:**\n\n" << mdFence(tb) << "\n";
         }
         if (gb.resumeCompile != kNone) {

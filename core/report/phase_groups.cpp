@@ -107,7 +107,7 @@ PhaseTimes phaseTimes(const Compile& c)
         double s = std::max(lo, p.startUs), e = std::min(hi, p.endUs);
         if (!(e > s))
             continue;
-        spans.push_back({ s, e, p.depth, phaseGroupOf(p.name) });
+        spans.push_back({ s, e, p.depth, phaseGroupOf(p.name()) });
         cuts.push_back(s);
         cuts.push_back(e);
     }

@@ -73,7 +73,7 @@ private Q_SLOTS:
         QVERIFY(c->durationUs() > 0);
         QVERIFY(!c->phases.empty());
         for (const auto& p : c->phases) {
-            QVERIFY2(p.startUs >= c->startUs && p.endUs <= c->endUs, std::string(p.name).c_str());
+            QVERIFY2(p.startUs >= c->startUs && p.endUs <= c->endUs, std::string(p.name()).c_str());
         }
     }
 

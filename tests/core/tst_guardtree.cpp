@@ -85,7 +85,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, reason);
         GuardTree t = GuardTree::parseCpp(kTree);
-        RecompileReason r = parseRecompileReason(reason.toStdString());
+        StringPool pool;
+        RecompileReason r = parseRecompileReason(reason.toStdString(), pool);
         QTEST(QString::fromStdString(r.earlierKey), "earlier");
         QTEST(QString::fromStdString(r.mismatch), "mismatch");
         QTEST(QString::fromStdString(r.expected), "expected");

@@ -512,7 +512,7 @@ private Q_SLOTS:
             const Compile& c = t.compiles[ci];
             names.insert(c.coName);
             for (const auto& f : c.stack)
-                names.insert(f.name);
+                names.insert(std::string(f.name));
         }
         for (const std::string& n : names) {
             if (n.starts_with("<") || (n.starts_with("__") && n.ends_with("__")))

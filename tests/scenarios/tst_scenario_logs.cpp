@@ -29,7 +29,7 @@ namespace {
 
 // A file named by a text may be shortened (PyTorch prints paths relative to sys.path or to
 // torch's folder): "i13/programs/x.py" for "/work/i13/programs/x.py".
-bool sameFile(const std::string& text, const std::string& trace)
+bool sameFile(std::string_view text, std::string_view trace)
 {
     if (text == trace)
         return true;
@@ -37,9 +37,9 @@ bool sameFile(const std::string& text, const std::string& trace)
         && trace[trace.size() - text.size() - 1] == '/';
 }
 
-QString q(const std::string& s)
+QString q(std::string_view s)
 {
-    return QString::fromStdString(s);
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
 struct Capture {
@@ -92,7 +92,8 @@ std::string frames(const Stack& s)
 {
     std::string out;
     for (const auto& f : s)
-        out += f.file + ":" + std::to_string(f.line) + " " + f.name + "; ";
+        out += std::string(f.file) + ":" + std::to_string(f.line) + " " + std::string(f.name)
+            + "; ";
     return out;
 }
 

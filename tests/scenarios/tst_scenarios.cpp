@@ -227,9 +227,10 @@ private Q_SLOTS:
             QCOMPARE(QString::fromStdString(gb.file), where[u"file"_qs].toString());
             QCOMPARE(gb.line, where[u"line"_qs].toInteger());
             QVERIFY(!gb.userFrames.empty());
-            QCOMPARE(QString::fromStdString(gb.userFrames.back().name), fn[u"name"_qs].toString());
+            QCOMPARE(QString::fromStdString(std::string(gb.userFrames.back().name)),
+                fn[u"name"_qs].toString());
             QCOMPARE(gb.userFrames.back().line, where[u"line"_qs].toInteger());
-            QCOMPARE(gb.userFrames.back().loc, str(where[u"code"_qs]));
+            QCOMPARE(std::string(gb.userFrames.back().loc), str(where[u"code"_qs]));
             QVERIFY2(contains(gb.reason, b[u"reason"_qs]), gb.reason.c_str());
             // Structured text (2.6+): a title, an explanation, a GB code, a link.
             QVERIFY(!gb.details.empty());
@@ -333,7 +334,7 @@ private Q_SLOTS:
                     QCOMPARE(r.expected, want);
                     // 2.13 appends the user stack of the guard to value-guard reasons.
                     QVERIFY(!r.userStack.empty());
-                    QCOMPARE(QString::fromStdString(r.userStack.front().file),
+                    QCOMPARE(QString::fromStdString(std::string(r.userStack.front().file)),
                         s.facts[u"program"_qs].toString());
                 }
                 if (chain.contains(u"expected"_qs)) {
@@ -380,7 +381,8 @@ private Q_SLOTS:
             symbol = symbol || ev.kind == "create_symbol";
             for (const StackFrame& f : ev.userStack)
                 userLine = userLine
-                    || QString::fromStdString(f.file) == s.function(label)[u"file"_qs].toString();
+                    || QString::fromStdString(std::string(f.file))
+                        == s.function(label)[u"file"_qs].toString();
         }
         QVERIFY(symbol);
         QVERIFY(userLine);

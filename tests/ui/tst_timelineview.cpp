@@ -281,7 +281,7 @@ private Q_SLOTS:
             for (const timeline::Span& s : row.spans) {
                 if (s.phase >= 0)
                     seen[std::string(
-                        trace->compiles[s.compile].phases[static_cast<size_t>(s.phase)].name)]
+                        trace->compiles[s.compile].phases[static_cast<size_t>(s.phase)].name())]
                         = s.group;
             }
         }

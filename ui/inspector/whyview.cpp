@@ -77,7 +77,7 @@ public:
             return;
         link(qs(t.compiles[ci].id.display()), QStringLiteral("compile:%1").arg(ci), true);
     }
-    void sourceLink(const std::string& file, int64_t line, const QString& label = {})
+    void sourceLink(std::string_view file, int64_t line, const QString& label = {})
     {
         if (file.empty()) {
             text(label);

@@ -138,16 +138,16 @@ QString qs(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-QString baseName(const std::string& path)
+QString baseName(std::string_view path)
 {
     if (path.empty())
         return {};
     // Paths in traces may be Windows paths; take the part after the last separator of either kind.
     const auto slash = path.find_last_of("/\\");
-    return qs(slash == std::string::npos ? path : path.substr(slash + 1));
+    return qs(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-QString fileLine(const std::string& path, int64_t line)
+QString fileLine(std::string_view path, int64_t line)
 {
     if (path.empty())
         return {};

@@ -30,8 +30,8 @@ QString formatDateTime(double epochUs, int tzOffsetMinutes);
 // format.cpp. Dates appear where the day changes.
 QStringList axisLabels(const std::vector<double>& ticks, double stepUs, int tzOffsetMinutes);
 // "file.py:6", the file's base name; empty when there is no file.
-QString fileLine(const std::string& path, int64_t line);
-QString baseName(const std::string& path);
+QString fileLine(std::string_view path, int64_t line);
+QString baseName(std::string_view path);
 QString qs(std::string_view s);
 // The function a compile compiled: co_name, else the last dynamo_start frame's name.
 QString compileFunction(const Compile& c);

@@ -111,7 +111,7 @@ bool TraceSourceIndex::parseFileComment(
     return n > 0 && !file->empty();
 }
 
-void TraceSourceIndex::add(const std::string& file, int64_t line, const std::string& text)
+void TraceSourceIndex::add(std::string_view file, int64_t line, std::string_view text)
 {
     if (file.empty() || line <= 0 || text.empty())
         return;
@@ -128,6 +128,7 @@ void TraceSourceIndex::addStack(const Stack& stack)
 
 TraceSourceIndex::TraceSourceIndex(const Trace& t)
 {
+    StringPool failureFrames; // the texts of the tracebacks parsed here (add() copies them)
     for (const Compile& c : t.compiles) {
         addStack(c.stack);
         for (const ShapeEvent& e : c.shapeEvents) {
@@ -137,7 +138,7 @@ TraceSourceIndex::TraceSourceIndex(const Trace& t)
         for (const GraphBreak& g : c.graphBreaks)
             addStack(g.userFrames);
         if (c.failure && !c.failure->traceback.empty())
-            addStack(parsePythonTraceback(c.failure->traceback));
+            addStack(parsePythonTraceback(c.failure->traceback, failureFrames));
         for (uint32_t r : c.records) {
             if (t.kindName(r) != "dynamo_output_graph")
                 continue;

@@ -45,7 +45,7 @@ public:
         std::string_view line, std::string* file, int64_t* lineNo, std::string* code);
 
 private:
-    void add(const std::string& file, int64_t line, const std::string& text);
+    void add(std::string_view file, int64_t line, std::string_view text);
     void addStack(const Stack& stack);
     QHash<QString, std::map<int64_t, QString>> m_files;
 };

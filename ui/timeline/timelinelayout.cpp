@@ -51,7 +51,7 @@ std::vector<PhaseGroup> groupsOf(const Compile& c)
                 || (c.phases[open.back()].endUs > 0 && c.phases[open.back()].endUs < p.startUs)))
             open.pop_back();
         const PhaseGroup enclosing = open.empty() ? PhaseGroup::Other : out[open.back()];
-        out[i] = phaseGroupOf(p.name).value_or(enclosing);
+        out[i] = phaseGroupOf(p.name()).value_or(enclosing);
         open.push_back(i);
     }
     return out;

@@ -511,7 +511,7 @@ void TimelineView::paintRows(QPainter& p)
                 fill = phaseGroupStyle(s.group).color;
                 if (isDark(base))
                     fill = fill.darker(135); // muted tints on a dark base, status stays brighter
-                label = qs(ph.name);
+                label = qs(ph.name());
             }
             if (hover)
                 fill = fill.lighter(115);

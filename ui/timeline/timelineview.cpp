@@ -757,7 +757,7 @@ QString TimelineView::toolTipText(const Hit& hit)
     const Compile& c = m_trace->compiles[s.compile];
     if (s.phase >= 0) {
         const PhaseSpan& p = c.phases[static_cast<size_t>(s.phase)];
-        QString t = qs(p.name) + QStringLiteral("  ") + formatDuration(s.end - s.start)
+        QString t = qs(p.name()) + QStringLiteral("  ") + formatDuration(s.end - s.start)
             + QStringLiteral("  · ") + phaseGroupStyle(s.group).label + QStringLiteral("\n")
             + qs(c.id.display()) + QStringLiteral("  ") + compileFunction(c);
         if (p.openEnd)
