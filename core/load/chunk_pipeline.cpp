@@ -23,9 +23,10 @@ ChunkPipeline::ChunkPipeline(const TraceSource& source, uint64_t chunkBytes, uns
     // chunk search to the end of the file (quadratic: 16 -> 32 MiB of newlines took 0.52 ->
     // 2.57 s).
     m_starts[0] = 0;
+    std::string window; // the bytes findStart reads, reused
     for (size_t k = 1; k < m_chunks; ++k) {
         const uint64_t at = k * chunkBytes;
-        m_starts[k] = m_starts[k - 1] >= at ? m_starts[k - 1] : findStart(at);
+        m_starts[k] = m_starts[k - 1] >= at ? m_starts[k - 1] : findStart(at, window);
     }
     helpers = static_cast<unsigned>(std::min<size_t>(helpers, m_chunks - 1));
     for (unsigned i = 0; i < helpers; ++i)
@@ -119,18 +120,21 @@ void ChunkPipeline::scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) con
     scanner.scan(out.window, b, out.window.end, out, m_verifyPayloads);
 }
 
-uint64_t ChunkPipeline::findStart(uint64_t pos) const
+uint64_t ChunkPipeline::findStart(uint64_t pos, std::string& bytes) const
 {
     if (const InputBuffer* memory = m_source.memory())
         return chunkStart(memory->window(), pos);
-    std::string bytes;
-    for (uint64_t span = 64u << 10;; span *= 2) {
-        const ByteWindow w = m_source.read(pos - 1, span, bytes);
+    // Forward in 64 KB steps, each window starting at the previous one's last byte (chunkStart
+    // looks at the byte before `pos`): the memory stays 64 KB however long the line is.
+    constexpr uint64_t kStep = 64u << 10;
+    for (uint64_t at = pos;;) {
+        const ByteWindow w = m_source.read(at - 1, kStep, bytes);
         if (w.empty())
             return m_source.size();
-        const uint64_t c = chunkStart(w, pos);
+        const uint64_t c = chunkStart(w, at);
         if (c < w.end || w.end >= m_source.size())
             return c;
+        at = w.end;
     }
 }
 

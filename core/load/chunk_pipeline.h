@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -60,8 +61,9 @@ private:
     // Scans chunk k (claimed) into a slot of m_ready; called and returns with `lock` held.
     void scanAhead(std::unique_lock<std::mutex>& lock, size_t k, ChunkScanner& scanner);
     void scan(size_t k, ChunkScanner& scanner, ScannedChunk& out) const;
-    // chunkStart() over the file: reads from pos on until a chunk start (or the end) is found.
-    uint64_t findStart(uint64_t pos) const;
+    // chunkStart() over the file: reads from pos on, 64 KB at a time into `bytes`, until a chunk
+    // start (or the end) is found.
+    uint64_t findStart(uint64_t pos, std::string& bytes) const;
     void work();
 
     const TraceSource& m_source;
