@@ -1,6 +1,7 @@
 #include "core/export/trace_subset.h"
 
 #include "core/export/redactor.h"
+#include "core/model/record_payload.h"
 #include "core/model/row_range.h"
 #include "core/util/md5.h"
 #include "core/writer/trace_writer.h"
@@ -235,14 +236,12 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
     for (uint32_t r : recordsOf(tf)) {
         const std::string& kind = t.kindName(r);
         if (kind == "str") {
-            std::string json = t.headerJson(r);
+            const std::string h = t.header(r);
+            const std::string_view json = headerJsonOf(h);
             auto j = parseJson(json);
             if (j && (*j)["str"].is_array() && (*j)["str"].size() == 2
-                && (*j)["str"][1].is_number_integer()) {
-                std::string h = t.header(r);
-                strPrefix[(*j)["str"][1].get<int64_t>()]
-                    = std::string(h.substr(0, h.size() - json.size()));
-            }
+                && (*j)["str"][1].is_number_integer())
+                strPrefix[(*j)["str"][1].get<int64_t>()] = h.substr(0, h.size() - json.size());
         } else if (!options.redact && kind == "artifact" && t.records[r].compile == kNone
             && t.headerJson(r).find("\"torch_version\"") != std::string_view::npos) {
             records.push_back(r); // context for a bug report: which PyTorch wrote this
@@ -256,9 +255,9 @@ SubsetResult writeSubset(const Trace& t, const SubsetOptions& options, std::ostr
     std::vector<Prepared> prepared;
     prepared.reserve(records.size());
     for (uint32_t r : records) {
-        std::string h = t.header(r);
-        std::string json = t.headerJson(r);
-        Prepared p { r, std::string(h.substr(0, h.size() - json.size())), std::nullopt };
+        const std::string h = t.header(r);
+        const std::string_view json = headerJsonOf(h);
+        Prepared p { r, h.substr(0, h.size() - json.size()), std::nullopt };
         if (!(t.records[r].flags & kBadJson))
             p.json = parseJson(json);
         prepared.push_back(std::move(p));

@@ -1,8 +1,10 @@
 #include "core/io/decode_stream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <unistd.h>
 #include <vector>
 #include <zlib.h>
 #include <zstd.h>
@@ -13,6 +15,20 @@ std::string decodeLimitMessage(uint64_t limit, const char* what)
 {
     return std::string(what) + " exceeds the limit of " + std::to_string(limit)
         + " bytes (raise it with --max-decompressed)";
+}
+
+DecodeReader readerOf(std::string_view first, int fd)
+{
+    auto pos = std::make_shared<size_t>(0);
+    return [first, fd, pos](char* buffer, size_t capacity) -> ssize_t {
+        if (*pos < first.size()) {
+            const size_t n = std::min(capacity, first.size() - *pos);
+            std::memcpy(buffer, first.data() + *pos, n);
+            *pos += n;
+            return static_cast<ssize_t>(n);
+        }
+        return fd >= 0 ? ::read(fd, buffer, capacity) : 0;
+    };
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 
 namespace dynascope {
@@ -15,6 +16,10 @@ namespace dynascope {
 // Fills `buffer` with at most `capacity` compressed bytes: the count, 0 at the end of the
 // input, or -1 with errno set.
 using DecodeReader = std::function<ssize_t(char* buffer, size_t capacity)>;
+// A reader that gives `first` (bytes already in memory: a whole compressed buffer, or the head
+// read to sniff the format), then what `fd` reads (-1: nothing more). `first` must outlive it.
+DecodeReader readerOf(std::string_view first, int fd = -1);
+
 // Takes `size` decoded bytes; false (with `error` set) stops decoding.
 using DecodeWriter = std::function<bool(const char* data, size_t size, std::string& error)>;
 

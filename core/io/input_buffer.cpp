@@ -173,13 +173,6 @@ bool readInputParallel(
 bool InputBuffer::decompress(std::string_view src, uint64_t maxDecoded, std::string& error)
 {
     Growable out;
-    size_t pos = 0;
-    auto read = [&](char* buffer, size_t capacity) -> ssize_t {
-        const size_t n = std::min(capacity, src.size() - pos);
-        std::memcpy(buffer, src.data() + pos, n);
-        pos += n;
-        return static_cast<ssize_t>(n);
-    };
     // decodeStream never passes the limit, so the capped buffer always has room.
     auto write = [&](const char* data, size_t n, std::string&) {
         out.reserve(out.size + n, capFor(maxDecoded));
@@ -188,7 +181,7 @@ bool InputBuffer::decompress(std::string_view src, uint64_t maxDecoded, std::str
         return true;
     };
     uint64_t decoded = 0;
-    if (!decodeStream(m_compression, read, write, maxDecoded, decoded, error))
+    if (!decodeStream(m_compression, readerOf(src), write, maxDecoded, decoded, error))
         return false;
     adopt(std::move(out.data), out.size, out.capacity);
     return true;
@@ -255,20 +248,13 @@ std::optional<std::string> InputBuffer::readHead(const std::string& path, size_t
                 break;
         }
     } else {
-        bool firstRead = false;
-        auto read = [&](char* buffer, size_t capacity) -> ssize_t {
-            if (std::exchange(firstRead, true))
-                return ::read(fd, buffer, capacity);
-            std::memcpy(buffer, first.data(), std::min(capacity, first.size()));
-            return static_cast<ssize_t>(std::min(capacity, first.size()));
-        };
         auto write = [&](const char* data, size_t size, std::string&) {
             out.append(data, std::min(size, maxBytes - out.size()));
             return out.size() < maxBytes; // enough: stop decoding
         };
         uint64_t decoded = 0;
         std::string error;
-        decodeStream(kind, read, write, UINT64_MAX, decoded, error);
+        decodeStream(kind, readerOf(first, fd), write, UINT64_MAX, decoded, error);
     }
     ::close(fd);
     return out;

@@ -140,15 +140,11 @@ std::shared_ptr<const TraceSource> TraceSource::open(
     s->m_fd = out;
     s->m_private = true;
     uint64_t raw = 0;
-    bool headGiven = regular; // a regular file is read again from its start
+    // A regular file is read again from its start (the head came from pread); a pipe's head was
+    // consumed, and comes first.
+    const DecodeReader input = readerOf(regular ? std::string_view() : head, fd);
     auto read = [&](char* buffer, size_t capacity) -> ssize_t {
-        ssize_t got;
-        if (!std::exchange(headGiven, true)) {
-            got = static_cast<ssize_t>(std::min(capacity, head.size()));
-            std::memcpy(buffer, head.data(), static_cast<size_t>(got));
-        } else {
-            got = ::read(fd, buffer, capacity);
-        }
+        const ssize_t got = input(buffer, capacity);
         if (got > 0)
             raw += static_cast<uint64_t>(got);
         return got;
@@ -272,10 +268,13 @@ bool sameBytes(const TraceSource& a, const TraceSource& b)
 {
     if (a.size() != b.size())
         return false;
-    constexpr uint64_t kBlock = 4u << 20;
+    // Blocks from 64 KB, doubling up to 4 MB: rank files of one size differ in their first
+    // records, and comparing them costs a small read each, not 4 MB.
     std::string x, y;
-    for (uint64_t at = 0; at < a.size(); at += kBlock) {
-        const ByteWindow wa = a.read(at, kBlock, x), wb = b.read(at, kBlock, y);
+    uint64_t block = 64u << 10;
+    for (uint64_t at = 0; at < a.size();
+         at += block, block = std::min<uint64_t>(2 * block, 4u << 20)) {
+        const ByteWindow wa = a.read(at, block, x), wb = b.read(at, block, y);
         if (wa.empty() || wb.empty() || wa.end != wb.end
             || std::memcmp(wa.data, wb.data, static_cast<size_t>(wa.end - at)) != 0)
             return false;

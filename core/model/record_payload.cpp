@@ -55,9 +55,7 @@ std::string_view payloadBytes(const ByteWindow& buffer, const Record& r)
 // prefix (md5 hex has no escapes, so the text is the value).
 std::string_view declaredHash(std::string_view header)
 {
-    const size_t brace = header.find("] {");
-    const std::string_view json
-        = brace == std::string_view::npos ? header : header.substr(brace + 2);
+    const std::string_view json = headerJsonOf(header);
     constexpr std::string_view key = "\"has_payload\"";
     size_t p = json.rfind(key);
     if (p == std::string_view::npos)
@@ -176,10 +174,18 @@ void PayloadHashCheck::matchMany(const ByteWindow& buffer,
     release(m_arena);
 }
 
-ByteWindow readRecordBytes(const TraceSource& source, const Record& r, std::string& storage)
+std::string_view headerJsonOf(std::string_view header)
 {
-    const uint64_t end = r.payloadLength ? r.payloadOffset() + r.payloadLength
-                                         : r.offset + r.headerLength + 2; // with its line end
+    const size_t brace = header.find("] {");
+    return brace == std::string_view::npos ? header : header.substr(brace + 2);
+}
+
+ByteWindow readRecordBytes(
+    const TraceSource& source, const Record& r, std::string& storage, bool headerOnly)
+{
+    const uint64_t end = r.payloadLength && !headerOnly
+        ? r.payloadOffset() + r.payloadLength
+        : r.offset + r.headerLength + 2; // with its line end
     // From the byte before the header: a record still in its place follows a line end.
     const uint64_t from = r.offset > 0 ? r.offset - 1 : 0;
     bool written = false;
@@ -190,13 +196,14 @@ ByteWindow readRecordBytes(const TraceSource& source, const Record& r, std::stri
     const uint64_t lineEnd = r.offset + r.headerLength;
     const bool lineEnds = lineEnd >= source.size()
         || (w.holds(lineEnd, 1) && (*w.at(lineEnd) == '\n' || *w.at(lineEnd) == '\r'));
-    const uint64_t last = r.payloadLength ? r.payloadOffset() + r.payloadLength : lineEnd;
+    const uint64_t last
+        = r.payloadLength && !headerOnly ? r.payloadOffset() + r.payloadLength : lineEnd;
     // The file's last record may have been cut where loading stopped reading (a file still being
     // written): its hash cannot tell a change from the cut.
     const bool cutByEnd = last + 2 >= source.size();
     PayloadHashCheck hash;
     if (!lineStart || !lineEnds || !w.holds(r.offset, last - r.offset)
-        || (!(r.flags & kTruncated) && !cutByEnd && !hash.matches(w, r))) {
+        || (!headerOnly && !(r.flags & kTruncated) && !cutByEnd && !hash.matches(w, r))) {
         source.reportChange(
             "the record at line " + std::to_string(r.line) + " is not what was loaded there");
         return {};

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dynascope {
@@ -23,8 +24,14 @@ class TraceSource;
 // unless the source holds them in memory. When the file was written to since it was loaded, the
 // record is checked: its header still a whole line where it was, its payload still matching its
 // has_payload MD5; an empty window (and TraceSource::problem() set) when it is not, or when the
-// file cannot be read.
-ByteWindow readRecordBytes(const TraceSource& source, const Record& r, std::string& storage);
+// file cannot be read. `headerOnly` reads the header line alone (a guard tree's or an output
+// code's header without its megabytes of payload), checked as a whole line where it was.
+ByteWindow readRecordBytes(
+    const TraceSource& source, const Record& r, std::string& storage, bool headerOnly = false);
+
+// The JSON part of a header line (from the first "] {" on: after the glog prefix), or the
+// whole line when it has none.
+std::string_view headerJsonOf(std::string_view header);
 
 // Payload text of `r`: one tab stripped per line, joined with '\n', CR removed. Blank lines
 // inside a payload are dropped, unless keeping them (as empty lines: an editor stripped their

@@ -92,15 +92,13 @@ std::string Trace::header(uint32_t record) const
 {
     const Record& r = records[record];
     std::string storage;
-    const ByteWindow w = readRecordBytes(*files[fileOf(record)].source, r, storage);
+    const ByteWindow w = readRecordBytes(*files[fileOf(record)].source, r, storage, true);
     return w.empty() ? std::string() : std::string(w.view(r.offset, r.headerLength));
 }
 
 std::string Trace::headerJson(uint32_t record) const
 {
-    std::string h = header(record);
-    size_t brace = h.find("] {");
-    return brace == std::string::npos ? h : h.substr(brace + 2);
+    return std::string(headerJsonOf(header(record)));
 }
 
 std::string Trace::payload(uint32_t record) const
