@@ -25,6 +25,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -647,6 +648,30 @@ private Q_SLOTS:
         QVERIFY(a->viewer()->editor()->textCursor().hasSelection());
         QTest::keyClick(a->viewer()->findEdit(), Qt::Key_Escape);
         QVERIFY(!a->viewer()->findBar()->isVisible());
+    }
+
+    // Records are read again from their file: a file cut after loading shows no stale or wrong
+    // text in the Raw tab, says why, and does not blame the payload's hash.
+    void rawOfAFileChangedSinceLoaded()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.log"));
+        QVERIFY(QFile::copy(uitest::exampleTrace(), path));
+        auto trace = uitest::loadTrace(path);
+        QVERIFY(trace);
+        RawView raw;
+        raw.setTrace(trace);
+        const uint32_t r = trace->compiles[compileIndex(*trace, "[3/1]")].records.back();
+        raw.showRecord(r);
+        QVERIFY(!raw.viewer()->text().isEmpty());
+        QVERIFY(QFile::resize(path, 4000));
+        raw.showRecord(r);
+        QVERIFY(raw.viewer()->text().isEmpty());
+        QVERIFY2(raw.infoText().contains(QStringLiteral("changed since it was loaded")),
+            qPrintable(raw.infoText()));
+        QVERIFY2(raw.infoText().contains(QStringLiteral("no longer in the file")),
+            qPrintable(raw.infoText()));
+        QVERIFY(!raw.infoText().contains(QStringLiteral("MD5")));
     }
 
     void summaryFacts()

@@ -79,7 +79,16 @@ void RawView::showRecord(uint32_t r)
     const QString file = f < t.files.size() ? qs(t.files[f].path) : QString();
     QString hash;
     const bool text = f < t.files.size() && t.files[f].format == TraceFormat::TorchLogs;
-    if (text) {
+    // Records are read again from their file (core/io/trace_source.h): one that changed on disk
+    // since it was loaded is said to have, rather than shown as it is now. The header reads empty
+    // when the record is no longer what was loaded; reading it is what finds the change.
+    const bool headerRead = !t.header(r).empty();
+    const auto& source = t.files[f].source;
+    const std::string changed = source ? source->problem() : std::string();
+    const bool unreadable = !headerRead && !changed.empty();
+    if (unreadable) {
+        hash = tr("not shown: the record is no longer in the file as it was loaded");
+    } else if (text) {
         const std::string p = t.payload(r);
         const uint64_t lines
             = 1 + (rec.payloadLength ? uint64_t(std::count(p.begin(), p.end(), '\n')) + 1 : 0);
@@ -93,12 +102,10 @@ void RawView::showRecord(uint32_t r)
         hash = tr("MD5 ✕ mismatch: the payload does not match its has_payload hash (the file was "
                   "edited or damaged)");
     // The gutter shows the trace file's own line numbers.
-    const QString raw = rawText(t, r);
+    const QString raw = unreadable ? QString() : rawText(t, r);
     QStringList notes;
-    // Records are read again from their file (core/io/trace_source.h): one that changed on disk
-    // since it was loaded is said to have, rather than shown as it is now.
-    if (const auto& source = t.files[f].source; source && !source->problem().empty())
-        notes << qs(source->problem());
+    if (!changed.empty())
+        notes << qs(changed);
     if (rec.flags & kBadJson)
         notes << tr("the header JSON does not parse");
     if ((rec.flags & kTruncated) && text)
@@ -111,6 +118,10 @@ void RawView::showRecord(uint32_t r)
             rec.headerLength + rec.payloadLength, 1, QLocale::DataSizeTraditionalFormat)
         + QStringLiteral(" · ") + hash
         + (notes.isEmpty() ? QString() : QStringLiteral(" · ") + notes.join(QStringLiteral(", "))));
+    if (unreadable) {
+        m_viewer->clear();
+        return;
+    }
     std::vector<int64_t> numbers(static_cast<size_t>(raw.count(QLatin1Char('\n')) + 1));
     for (size_t i = 0; i < numbers.size(); ++i)
         numbers[i] = static_cast<int64_t>(rec.line + i);
