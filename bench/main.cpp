@@ -17,6 +17,7 @@
 // Figures are printed, never judged: the CTest test only checks that the line is complete.
 #include "bench/bench_heap.h"
 #include "bench/bench_logs.h"
+#include "bench/bench_md5.h"
 #include "bench/bench_shapes.h"
 #include "bench/bench_util.h"
 #include "core/io/input_buffer.h"
@@ -74,6 +75,7 @@ struct Args {
     std::string tlparse; // default: DYNASCOPE_TLPARSE, the live stage's venv, PATH
     std::string torchLogs; // --torch-logs FILE: the TORCH_LOGS text figures instead
     bool shapes = false; // --shapes: throughput per pathological input shape instead
+    bool md5 = false; // --md5: payload hashing throughput instead
 };
 
 bool parseBytes(const char* text, uint64_t& out)
@@ -102,6 +104,7 @@ int usage(const char* why)
         "dynascope-bench: %s\n"
         "usage: dynascope-bench [--size BYTES] [--ranks N] [--keep DIR] [--runs N] [--spans N]\n"
         "                       [--app PATH] [--no-ui] [--no-app] [--tlparse PATH]\n"
+        "                       [--shapes | --md5 | --torch-logs FILE]\n"
         "  --size BYTES  total size of the synthetic trace (suffix K, M or G; default 100M),\n"
         "                split over --ranks files (default 1)\n"
         "  --keep DIR    write the traces there and keep them (reused when they match)\n"
@@ -109,6 +112,10 @@ int usage(const char* why)
         "  --spans N     phase spans the timeline paints (default 1000000)\n"
         "  --tlparse PATH  tlparse to time on the same file (default: $DYNASCOPE_TLPARSE, the\n"
         "                live stage's build/pytorch-venv-2.13.0, then PATH; none: null)\n"
+        "  --shapes      instead: load throughput per pathological input shape\n"
+        "                (bench/bench_shapes.cpp)\n"
+        "  --md5         instead: payload hashing throughput, each MD5 kernel and OpenSSL, on\n"
+        "                --size bytes of messages (bench/bench_md5.cpp)\n"
         "  --torch-logs FILE  instead: TORCH_LOGS text reading, FILE (a capture) repeated to\n"
         "                --size bytes (bench/bench_logs.cpp)\n",
         why);
@@ -128,6 +135,8 @@ std::optional<Args> parse(int argc, char** argv, int& rc)
             a.appTimes = false;
         } else if (k == "--shapes") {
             a.shapes = true;
+        } else if (k == "--md5") {
+            a.md5 = true;
         } else if (k == "--help" || k == "-h") {
             rc = usage("benchmarks loading, memory, timeline painting and start-up");
             return std::nullopt;
@@ -430,6 +439,8 @@ int main(int argc, char** argv)
     const Args a = *parsed;
     if (a.shapes)
         return dynascope::bench::benchShapes(a.size, a.runs ? a.runs : 3);
+    if (a.md5)
+        return dynascope::bench::benchMd5(a.size, a.runs);
     if (!a.torchLogs.empty())
         return dynascope::bench::benchTorchLogs(a.torchLogs, a.size, a.runs);
 

@@ -104,6 +104,13 @@ void ChunkScanner::scan(
     constexpr uint32_t kNoHeader = 0xffffffffu;
     uint32_t open = kNoHeader; // the header whose payload lines are being read
     bool reportedOrphan = false;
+    // Verifying: the open record's payload text is decoded here, as its lines are found
+    // (PayloadHashCheck::addLine), unless a blank line inside it leaves two readings.
+    bool decoding = false; // the open record's text is being decoded
+    bool firstLine = true; // no payload line of the open record yet
+    bool blankSince = false; // a blank line since the open record's last line
+    if (verifyPayloads)
+        m_hashes.startDecoded();
     // A record is complete at the next line that is not a payload line, or at the chunk's end.
     auto close = [&] {
         if (open == kNoHeader)
@@ -115,15 +122,20 @@ void ChunkScanner::scan(
         // hashes are checked together at the end of the chunk. Whether the record is cut by the
         // end of the file is the builder's to say: it drops the result then (a truncated
         // record is not checked).
-        if (verifyPayloads && h.record.hasPayload())
+        if (verifyPayloads && h.record.hasPayload()) {
+            if (decoding)
+                m_hashes.endDecoded(m_verify.size());
             m_verify.push_back(open);
+        }
         open = kNoHeader;
+        decoding = false;
     };
     while (lines.next(line)) {
         line.offset += begin;
         out.lines = line.number;
         out.lastTerminated = line.terminated;
         if (line.length == 0) {
+            blankSince = true;
             if (line.terminated) {
                 lines.skipEmptyLines();
                 out.lines = lines.lineNumber();
@@ -152,6 +164,16 @@ void ChunkScanner::scan(
             r.payloadLength = lineEnd > start
                 ? static_cast<uint32_t>(std::min<uint64_t>(lineEnd - start, 0xffffffffu))
                 : 0;
+            if (decoding) {
+                if (blankSince || lineEnd - start > 0xffffffffu) { // as matches() reads it
+                    m_hashes.dropDecoded();
+                    decoding = false;
+                } else {
+                    m_hashes.addLine(
+                        std::string_view(at(line.offset) + 1, line.length - 1), firstLine);
+                    firstLine = false;
+                }
+            }
             continue;
         }
         reportedOrphan = false;
@@ -203,6 +225,9 @@ void ChunkScanner::scan(
         ev.header = static_cast<uint32_t>(out.headers.size());
         out.events.push_back(ev);
         open = static_cast<uint32_t>(out.headers.size());
+        decoding = verifyPayloads && r.hasPayload();
+        firstLine = true;
+        blankSince = false;
         out.headers.push_back(std::move(h));
     }
     close();
@@ -210,7 +235,7 @@ void ChunkScanner::scan(
         m_verifyRecords.clear();
         for (uint32_t i : m_verify)
             m_verifyRecords.push_back(&out.headers[i].record);
-        m_hashes.matchMany(buffer, m_verifyRecords, m_matched);
+        m_hashes.matchDecoded(buffer, m_verifyRecords, m_matched);
         for (size_t k = 0; k < m_verify.size(); ++k)
             out.headers[m_verify[k]].payloadMismatch = !m_matched[k];
     }

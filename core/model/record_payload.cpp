@@ -138,39 +138,57 @@ bool PayloadHashCheck::matches(const ByteWindow& buffer, const Record& r)
     return match;
 }
 
+void PayloadHashCheck::startDecoded()
+{
+    m_arena.clear();
+    m_pending.clear();
+    m_textStart = 0;
+}
+
+void PayloadHashCheck::endDecoded(size_t record)
+{
+    m_pending.push_back({ record, m_textStart, m_arena.size() - m_textStart });
+    m_textStart = m_arena.size();
+}
+
 void PayloadHashCheck::matchMany(const ByteWindow& buffer,
     const std::vector<const Record*>& records, std::vector<uint8_t>& matched)
 {
-    matched.assign(records.size(), 1);
-    m_arena.clear();
-    m_pending.clear();
+    startDecoded();
     for (size_t i = 0; i < records.size(); ++i) {
         const Record& r = *records[i];
         if (!r.hasPayload())
             continue;
-        const size_t offset = m_arena.size();
         bool sawBlank = false;
         if (r.payloadLength > 0)
             appendPayload(payloadBytes(buffer, r), false, sawBlank, m_arena);
-        if (sawBlank) {
-            // Two readings to weigh against the header (rare): one by one, as matches() does.
-            m_arena.resize(offset);
-            matched[i] = matches(buffer, r);
-            continue;
-        }
-        m_pending.push_back({ i, offset, m_arena.size() - offset });
+        if (sawBlank) // two readings to weigh against the header (rare): matchDecoded does
+            m_arena.resize(m_textStart);
+        else
+            endDecoded(i);
     }
+    matchDecoded(buffer, records, matched);
+}
+
+void PayloadHashCheck::matchDecoded(const ByteWindow& buffer,
+    const std::vector<const Record*>& records, std::vector<uint8_t>& matched)
+{
     // The arena is complete (no more moves): the messages can point into it.
     m_messages.resize(m_pending.size());
     for (size_t k = 0; k < m_pending.size(); ++k)
         m_messages[k].data
             = std::string_view(m_arena).substr(m_pending[k].offset, m_pending[k].size);
     md5Many(m_messages.data(), m_messages.size());
+    // The records without a decoded text, one by one (they are few).
+    matched.assign(records.size(), 2);
     for (size_t k = 0; k < m_pending.size(); ++k) {
         const Record& r = *records[m_pending[k].record];
         matched[m_pending[k].record]
             = sameHex(m_messages[k].digest, declaredHash(headerLine(buffer, r)));
     }
+    for (size_t i = 0; i < records.size(); ++i)
+        if (matched[i] == 2)
+            matched[i] = matches(buffer, *records[i]);
     release(m_arena);
 }
 

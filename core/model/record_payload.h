@@ -49,11 +49,32 @@ public:
     void matchMany(const ByteWindow& buffer, const std::vector<const Record*>& records,
         std::vector<uint8_t>& matched);
 
+    // matchMany for texts the caller decodes as it reads the payload lines (the loader's chunk
+    // scanner, which finds every line anyway): no second pass over the payload bytes.
+    // startDecoded(), then for each record i of `records`, in order: its lines by addLine()
+    // and endDecoded(i), or dropDecoded() when its text is not the plain reading (a blank line
+    // inside the payload: matches() weighs the two readings); then matchDecoded().
+    void startDecoded();
+    // A payload line without its tab and line end; `first` starts the record's text.
+    void addLine(std::string_view content, bool first)
+    {
+        if (!first)
+            m_arena += '\n';
+        m_arena.append(content);
+    }
+    // The lines added since the last endDecoded() are the payload text of records[record].
+    void endDecoded(size_t record);
+    // Or they are not a text to hash (matchDecoded checks the record by matches()).
+    void dropDecoded() { m_arena.resize(m_textStart); }
+    void matchDecoded(const ByteWindow& buffer, const std::vector<const Record*>& records,
+        std::vector<uint8_t>& matched);
+
 private:
     Md5Hasher m_md5;
     std::string m_text, m_kept; // decoded payloads (their capacity kept unless it grew large)
-    // matchMany: the decoded payloads one after the other, and where each is.
+    // matchMany, matchDecoded: the decoded payloads one after the other, and where each is.
     std::string m_arena;
+    size_t m_textStart = 0; // of the text being added
     struct Pending {
         size_t record, offset, size;
     };

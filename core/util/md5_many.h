@@ -3,12 +3,13 @@
 // chain of dependent steps, so one message goes no faster than OpenSSL hashes it; a trace's
 // payloads are many and mostly a few KB, and side by side they hash several times faster (the
 // loader's scanners check every payload against its has_payload MD5: LoadOptions::verifyPayloads).
-// A message of more than a quarter of the batch's bytes goes to OpenSSL: in a lane it would
-// end with the others idle. Checked against OpenSSL by tests/core/tst_md5many.cpp.
+// A message of a large share of the batch's bytes goes to OpenSSL: in a lane it would end with
+// the others idle. Checked against OpenSSL by tests/core/tst_md5many.cpp.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace dynascope {
 
@@ -18,5 +19,11 @@ struct Md5Message {
 };
 
 void md5Many(Md5Message* messages, size_t count);
+
+// The lane counts this CPU has a kernel for, widest (md5Many's) first: 32 (AVX-512), 16 (AVX2),
+// 8 (SSE2 or plain vector code); none on a big-endian machine. For tests, which check each.
+std::vector<int> md5ManyWidths();
+// md5Many with the kernel of `lanes` lanes (one of md5ManyWidths(); anything else: OpenSSL).
+void md5ManyWith(int lanes, Md5Message* messages, size_t count);
 
 } // namespace dynascope

@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <random>
 
 using namespace dynascope;
@@ -24,22 +25,48 @@ std::string hex(const unsigned char* d)
     return s;
 }
 
+// Every kernel this CPU runs (md5Many uses the widest), and md5Many itself.
 void checkBatch(const std::vector<std::string>& texts)
 {
-    std::vector<Md5Message> messages(texts.size());
-    for (size_t i = 0; i < texts.size(); ++i)
-        messages[i].data = texts[i];
-    md5Many(messages.data(), messages.size());
-    for (size_t i = 0; i < texts.size(); ++i)
-        QVERIFY2(hex(messages[i].digest) == md5Hex(texts[i]),
-            ("message " + std::to_string(i) + " of " + std::to_string(texts[i].size()) + " bytes")
-                .c_str());
+    std::vector<int> widths = md5ManyWidths();
+    widths.push_back(-1); // md5Many
+    for (int lanes : widths) {
+        std::vector<Md5Message> messages(texts.size());
+        for (size_t i = 0; i < texts.size(); ++i)
+            messages[i].data = texts[i];
+        if (lanes < 0)
+            md5Many(messages.data(), messages.size());
+        else
+            md5ManyWith(lanes, messages.data(), messages.size());
+        for (size_t i = 0; i < texts.size(); ++i)
+            QVERIFY2(hex(messages[i].digest) == md5Hex(texts[i]),
+                ("message " + std::to_string(i) + " of " + std::to_string(texts[i].size())
+                    + " bytes, " + (lanes < 0 ? "md5Many" : std::to_string(lanes) + " lanes"))
+                    .c_str());
+    }
 }
 } // namespace
 
 class TestMd5Many : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The kernels: 8 lanes on any x86-64 (SSE2) or plain vector code, more with AVX2/AVX-512.
+    void widths()
+    {
+        const std::vector<int> widths = md5ManyWidths();
+        QVERIFY(!widths.empty());
+        QCOMPARE(widths.back(), 8);
+        QVERIFY(std::is_sorted(widths.rbegin(), widths.rend()));
+        qInfo("kernels of %s lanes",
+            [&] {
+                std::string s;
+                for (int w : widths)
+                    s += (s.empty() ? "" : ", ") + std::to_string(w);
+                return s;
+            }()
+                .c_str());
+    }
+
     void knownDigests()
     {
         std::vector<std::string> texts { "", "a", "abc", "message digest",
@@ -89,7 +116,7 @@ private Q_SLOTS:
     void batchSizes_data()
     {
         QTest::addColumn<int>("count");
-        for (int n : { 1, 2, 15, 16, 17, 33, 1000 })
+        for (int n : { 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 65, 1000 })
             QTest::newRow(std::to_string(n).c_str()) << n;
     }
     void batchSizes()

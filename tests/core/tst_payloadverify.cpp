@@ -6,7 +6,9 @@
 // (the md5_mismatches shape, past the 20 listed one by one; edited payloads of a scale trace),
 // on payloads of several KB that the nominal chunk boundaries fall inside (chunks of 64 bytes to
 // 64 KB), on the edge cases of payload decoding (blank lines inside a payload, CRLF, a missing
-// payload, a cut last record, the record limit), and on the real traces of ../shared/traces.
+// payload, a cut last record, the record limit), and on the real traces of ../shared/traces. The
+// scanner decodes each payload as it finds its lines, and hands the records whose text has two
+// readings (a blank line inside) to the record-by-record check: the edge cases cover both.
 #include "core/io/input_buffer.h"
 #include "core/load/file_builder.h"
 #include "core/load/loader.h"
@@ -236,6 +238,13 @@ private Q_SLOTS:
         t += record("blank_inserted", md5Hex("a\nb"), { "\ta", "", "\tb" });
         t += record("blank_stripped", md5Hex("a\n\nb"), { "\ta", "", "\tb" });
         t += record("blank_neither", md5Hex("a\nc"), { "\ta", "", "\tb" });
+        // Blank lines before the first payload line, a line of a lone tab (not blank), a line
+        // of a lone CR (blank), a blank line after the last payload line (not in the payload).
+        t += record("blank_first_kept", md5Hex("\na"), { "", "\ta" });
+        t += record("blank_first_skipped", md5Hex("a"), { "", "", "\ta" });
+        t += record("lone_tab", md5Hex("a\n\nb"), { "\ta", "\t", "\tb" });
+        t += record("lone_cr", md5Hex("a\nb"), { "\ta", "\r", "\tb" });
+        t += record("blank_after", md5Hex("a\nb"), { "\ta", "\tb", "" });
         t += record("crlf", md5Hex(big2), payloadLines(big2), "\r\n");
         t += record("crlf_edited", md5Hex(big), payloadLines(big + "!"), "\r\n");
         t += record("missing", md5Hex("x"), {});
