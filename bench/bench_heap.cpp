@@ -64,7 +64,7 @@ Parts measure(const Trace& t)
         p.compileNames += str(c.coName) + str(c.coFilename);
         p.compileStacks += stack(c.stack);
         p.stackFrames += c.stack.size();
-        p.recordLists += cap(c.records);
+        p.recordLists += c.records.heapBytes() ? chunk(c.records.heapBytes()) : 0;
         p.attempts += cap(c.attempts);
         p.phases += cap(c.phases);
         p.phaseCount += c.phases.size();

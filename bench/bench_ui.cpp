@@ -84,7 +84,6 @@ std::shared_ptr<Trace> replicate(const Trace& src, uint64_t minSpans)
             Compile cc = c;
             cc.metricsJson.clear();
             cc.records.clear();
-            cc.records.shrink_to_fit();
             cc.shapeEvents.clear();
             cc.stack.clear();
             cc.index += off;

@@ -140,12 +140,15 @@ void Checker::checkCompile(const Compile& c, uint32_t i)
     else if (std::find(m_t.frames[c.frame].compiles.begin(), m_t.frames[c.frame].compiles.end(), i)
         == m_t.frames[c.frame].compiles.end())
         fail("compile ", i, ": not in its frame's compiles");
-    for (size_t k = 0; k < c.records.size(); ++k) {
-        if (!recordOf(c.records[k], i))
-            fail("compile ", i, ": record ", c.records[k], " does not link back");
-        if (k > 0 && c.records[k] <= c.records[k - 1])
+    size_t listed = 0;
+    for (auto it = c.records.begin(), prev = it; it != c.records.end(); prev = it++, ++listed) {
+        if (!recordOf(*it, i))
+            fail("compile ", i, ": record ", *it, " does not link back");
+        if (listed > 0 && *it <= *prev)
             fail("compile ", i, ": records not sorted and unique");
     }
+    if (listed != c.records.size())
+        fail("compile ", i, ": ", listed, " records listed, size() says ", c.records.size());
     const bool text
         = c.file < m_t.files.size() && m_t.files[c.file].format == TraceFormat::TorchLogs;
     if (c.startRecord != kNone && !text

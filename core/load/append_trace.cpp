@@ -67,8 +67,7 @@ void appendTrace(Trace& into, Trace&& part)
         shiftRecord(c.startRecord);
         shiftRecord(c.metricsRecord);
         shiftRecord(c.guardsRecord);
-        for (auto& r : c.records)
-            r += rOff;
+        c.records.shift(rOff);
         for (auto& a : c.attempts)
             shiftRecord(a.firstRecord);
         for (auto& p : c.phases) {

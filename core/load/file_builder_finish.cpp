@@ -36,10 +36,8 @@ void Builder::buildSpans()
         if (b && e && recs[e->record].compile != c) {
             // The E event belongs where its B event is.
             uint32_t old = recs[e->record].compile;
-            if (old != kNone) {
-                auto& v = compiles[old].records;
-                v.erase(std::remove(v.begin(), v.end(), e->record), v.end());
-            }
+            if (old != kNone)
+                compiles[old].records.erase(e->record);
             attach(e->record, c);
         }
         if (c != kNone)
@@ -263,7 +261,6 @@ void Builder::finish()
                         + " has no dynamo_start record; built from the records that follow" });
     }
     for (auto& comp : t.compiles) {
-        std::sort(comp.records.begin(), comp.records.end());
         std::sort(comp.attempts.begin(), comp.attempts.end(),
             [](const Attempt& a, const Attempt& b) { return a.attempt < b.attempt; });
         comp.status = computeStatus(comp);

@@ -10,6 +10,7 @@
 #include "core/model/compile_id.h"
 #include "core/model/diagnostic.h"
 #include "core/model/guard_tree.h"
+#include "core/model/record_list.h"
 #include "core/model/string_pool.h"
 #include "core/util/boxed.h"
 
@@ -259,7 +260,7 @@ struct Compile {
     uint32_t startRecord = kNone; // dynamo_start (kNone: rebuilt without one)
     uint32_t metricsRecord = kNone; // compilation_metrics (final)
     uint32_t guardsRecord = kNone; // dynamo_cpp_guards_str or dynamo_guards (last one)
-    std::vector<uint32_t> records; // every record of this compile, file order
+    RecordList records; // every record of this compile, file order
     std::vector<Attempt> attempts;
 
     std::vector<PhaseSpan> phases;

@@ -577,7 +577,7 @@ private Q_SLOTS:
         QCOMPARE(c.stack.size(), size_t(2));
         QCOMPARE(c.stack[0].line, int64_t(58));
         QCOMPARE(c.stack[1].name, std::string("forward"));
-        QCOMPARE(QString::fromStdString(t->kindName(c.records[0])), u"dynamo"_qs);
+        QCOMPARE(QString::fromStdString(t->kindName(c.records.front())), u"dynamo"_qs);
     }
 
     // Through the loader, by content, whatever the file's name; and gzip/zstd like traces.
