@@ -75,7 +75,15 @@ if [ -n "$record_only" ]; then
 fi
 
 out=${keep:-$(mktemp -d "${TMPDIR:-/tmp}/dynascope-suite-XXXXXX")}
-[ -z "$keep" ] && trap 'rm -rf "$out"' EXIT
+# Inductor writes its precompiled headers (about 150 MB each) under tempfile.gettempdir(), not
+# under TORCHINDUCTOR_CACHE_DIR: a scratch TMPDIR keeps them off /tmp once the stage is over.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/dynascope-suite-tmp-XXXXXX")
+if [ -z "$keep" ]; then
+  trap 'rm -rf "$out" "$scratch"' EXIT
+else
+  trap 'rm -rf "$scratch"' EXIT
+fi
+export TMPDIR=$scratch
 rec_start=$SECONDS
 rc=0
 python3 tests/scenarios/run_suite.py --python "$py" --out "$out" --jobs 2 || rc=$?
