@@ -78,11 +78,7 @@ out=${keep:-$(mktemp -d "${TMPDIR:-/tmp}/dynascope-suite-XXXXXX")}
 # Inductor writes its precompiled headers (about 150 MB each) under tempfile.gettempdir(), not
 # under TORCHINDUCTOR_CACHE_DIR: a scratch TMPDIR keeps them off /tmp once the stage is over.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/dynascope-suite-tmp-XXXXXX")
-if [ -z "$keep" ]; then
-  trap 'rm -rf "$out" "$scratch"' EXIT
-else
-  trap 'rm -rf "$scratch"' EXIT
-fi
+trap 'rm -rf "$scratch"; [ -n "$keep" ] || rm -rf "$out"' EXIT
 export TMPDIR=$scratch
 rec_start=$SECONDS
 rc=0
