@@ -1,6 +1,7 @@
 #include "core/analysis/trace_diff.h"
 
 #include "core/analysis/findings.h"
+#include "core/analysis/torch_version.h"
 #include "core/analysis/why_chain.h"
 #include "core/report/phase_groups.h"
 #include "core/report/text_format.h"
@@ -307,23 +308,6 @@ void compareFrames(const Trace& ta, const Trace& tb, const Frame& fa, const Fram
             "cache misses became hits", false, d.a.compileUs / 4 });
     std::stable_sort(ch.begin(), ch.end(),
         [](const DiffChange& x, const DiffChange& y) { return x.impact > y.impact; });
-}
-
-std::string torchVersion(const Trace& t)
-{
-    for (uint32_t r = 0; r < t.records.size() && r < 4096; ++r) {
-        if (t.kindName(r) != "artifact"
-            || t.header(r).find("\"torch_version\"") == std::string_view::npos)
-            continue;
-        const std::string p = t.payload(r);
-        const size_t k = p.find("\"pytorch_version\"");
-        if (k == std::string::npos)
-            return {};
-        const size_t q1 = p.find('"', p.find(':', k) + 1);
-        const size_t q2 = q1 == std::string::npos ? q1 : p.find('"', q1 + 1);
-        return q2 == std::string::npos ? std::string() : p.substr(q1 + 1, q2 - q1 - 1);
-    }
-    return {};
 }
 
 } // namespace

@@ -117,6 +117,12 @@ class Trace:
         return self._handle.files()
 
     @property
+    def torch_version(self) -> Optional[str]:
+        """The PyTorch release that wrote the trace ("2.13.0", "2.11.0+cu130"), or None when
+        the trace does not say."""
+        return self._handle.torch_version or None
+
+    @property
     def diagnostics(self) -> list[dict[str, Any]]:
         """Problems found while reading, each with file, line, severity, code and message."""
         return self._handle.diagnostics()

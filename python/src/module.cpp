@@ -5,6 +5,7 @@
 // Loading and every analysis run with the GIL released: other Python threads go on meanwhile,
 // and two threads load two traces at once on two cores. C++ exceptions become Python exceptions
 // (nanobind's translation), so no input ends the interpreter.
+#include "core/analysis/torch_version.h"
 #include "core/analysis/trace_diff.h"
 #include "core/export/chrome_trace.h"
 #include "core/export/trace_subset.h"
@@ -208,6 +209,7 @@ NB_MODULE(_core, m)
     nb::class_<TraceHandle>(m, "TraceHandle")
         .def_prop_ro("inputs", &TraceHandle::inputs)
         .def_prop_ro("verify", &TraceHandle::verified)
+        .def_prop_ro("torch_version", [](TraceHandle& h) { return torchVersion(h.trace()); })
         .def_prop_ro("compile_count", [](TraceHandle& h) { return h.trace().compiles.size(); })
         .def("summary_json", &summaryJsonOf, "verify"_a = true, "indent"_a = 2,
             nb::call_guard<nb::gil_scoped_release>())
