@@ -169,6 +169,41 @@ std::string duration(double us)
     return buf;
 }
 
+namespace {
+// Three significant digits: 1.23, 12.3, 123.
+std::string sig3(double v)
+{
+    const double a = std::fabs(v);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, a >= 100 || a == 0 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+    return buf;
+}
+} // namespace
+
+std::string compactDuration(double us)
+{
+    if (!(us >= 0) || std::isinf(us))
+        return "–";
+    char buf[64];
+    if (us < 1000) {
+        if (us < 10 && us != std::floor(us))
+            std::snprintf(buf, sizeof buf, "%.1f µs", us);
+        else
+            std::snprintf(buf, sizeof buf, "%lld µs", static_cast<long long>(std::llround(us)));
+        return buf;
+    }
+    if (us < 1e6)
+        return sig3(us / 1e3) + " ms";
+    if (us < 60e6)
+        return sig3(us / 1e6) + " s";
+    const auto totalS = static_cast<long long>(std::llround(us / 1e6));
+    if (totalS < 3600)
+        std::snprintf(buf, sizeof buf, "%lld min %lld s", totalS / 60, totalS % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%lld h %02lld min", totalS / 3600, (totalS % 3600) / 60);
+    return buf;
+}
+
 std::string utcTime(double epochUs)
 {
     if (!(epochUs > 0))

@@ -30,6 +30,9 @@ std::string mdText(std::string_view s);
 
 // "812 µs", "41.2 ms", "2.41 s", "3 min 12 s".
 std::string duration(double us);
+// The app's compact form, three significant digits: "8.5 µs", "812 µs", "41.2 ms", "2.41 s",
+// "3 min 12 s", "2 h 05 min"; "–" for a negative or infinite value.
+std::string compactDuration(double us);
 // Epoch microseconds as "2026-03-14 10:41:02.123 UTC" ("" when us <= 0).
 std::string utcTime(double epochUs);
 // The first line of s.

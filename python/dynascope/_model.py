@@ -199,8 +199,8 @@ class Compile:
         return sum(1 for e in self.cache_events if e.kind == "miss")
 
     def why(self, format: str = "text") -> str:
-        """Why this compile happened and what went wrong: the app's Why tab, as ``text`` or
-        ``md`` (Markdown)."""
+        """Why this compile happened and what went wrong: the app's Why tab (with every older
+        cache entry's rejection listed), as ``text`` or ``md`` (Markdown)."""
         return self.trace._why(self.index, format)
 
     def bug_report(self) -> str:

@@ -205,9 +205,7 @@ class Trace:
         return self._handle.subset(ids, redact)
 
     def _why(self, index: int, format: str) -> str:
-        if format not in ("text", "md"):
-            raise ValueError("format takes 'text' or 'md'")
-        return self._handle.bug_report(index)
+        return self._handle.why(index, format, True)
 
     # --- tables -----------------------------------------------------------------------------
     def table(self, name: str) -> dict[str, list[Any]]:

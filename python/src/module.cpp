@@ -13,6 +13,7 @@
 #include "core/report/diff_render.h"
 #include "core/report/findings_render.h"
 #include "core/report/report_render.h"
+#include "core/report/why_render.h"
 #include "core/writer/summary_json.h"
 #include "python/src/py_convert.h"
 #include "python/src/py_trace.h"
@@ -274,6 +275,19 @@ NB_MODULE(_core, m)
                 return bugReportMarkdown(h.trace(), i);
             },
             "index"_a)
+        .def(
+            "why",
+            [](TraceHandle& h, uint32_t i, const std::string& format, bool allRejections) {
+                checkIndex(h, i);
+                if (format != "text" && format != "md")
+                    throw nb::value_error("format takes 'text' or 'md'");
+                nb::gil_scoped_release release;
+                WhyOptions options;
+                options.showAllRejections = allRejections;
+                const WhyDocument doc = whyDocument(h.trace(), i, options);
+                return format == "md" ? whyMarkdown(doc) : whyText(doc);
+            },
+            "index"_a, "format"_a = "text", "all_rejections"_a = true)
         .def("files", [](TraceHandle& h) { return filesList(h.trace()); })
         .def("diagnostics",
             [](TraceHandle& h) {

@@ -8,7 +8,6 @@
 // (openLinks off): nothing is ever opened outside the application.
 #pragma once
 
-#include "core/analysis/why_chain.h"
 #include "core/model/trace.h"
 
 #include <QTextBrowser>
@@ -49,7 +48,6 @@ Q_SIGNALS:
 
 private:
     void showCompile(uint32_t compile, bool keepFolding);
-    void writeRejection(class WhyWriter& w, const Rejection& r, int indent);
 
     CompileSelection* m_selection;
     QString m_overview;

@@ -2,6 +2,7 @@
 
 #include "core/analysis/why_chain.h"
 #include "core/model/trace.h"
+#include "core/report/text_format.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -11,38 +12,9 @@
 
 namespace dynascope::ui {
 
-namespace {
-// Three significant digits: 1.23, 12.3, 123.
-QString sig3(double v)
-{
-    const double a = std::fabs(v);
-    if (a >= 100 || a == 0)
-        return QString::number(v, 'f', 0);
-    if (a >= 10)
-        return QString::number(v, 'f', 1);
-    return QString::number(v, 'f', 2);
-}
-} // namespace
-
 QString formatDuration(double us)
 {
-    if (!(us >= 0) || std::isinf(us))
-        return QStringLiteral("–");
-    if (us < 1000) {
-        if (us < 10 && us != std::floor(us))
-            return QString::number(us, 'f', 1) + QStringLiteral(" µs");
-        return QString::number(std::llround(us)) + QStringLiteral(" µs");
-    }
-    if (us < 1e6)
-        return sig3(us / 1e3) + QStringLiteral(" ms");
-    if (us < 60e6)
-        return sig3(us / 1e6) + QStringLiteral(" s");
-    const auto totalS = static_cast<int64_t>(std::llround(us / 1e6));
-    if (totalS < 3600)
-        return QStringLiteral("%1 min %2 s").arg(totalS / 60).arg(totalS % 60);
-    return QStringLiteral("%1 h %2 min")
-        .arg(totalS / 3600)
-        .arg((totalS % 3600) / 60, 2, 10, QLatin1Char('0'));
+    return qs(text::compactDuration(us));
 }
 
 QString formatLongDuration(double us)
