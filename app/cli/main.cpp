@@ -3,6 +3,7 @@
 // could not be written).
 #include "app/cli/run_commands.h"
 #include "core/export/chrome_trace.h"
+#include "core/export/timeline_svg.h"
 #include "core/export/trace_subset.h"
 #include "core/load/loader.h"
 #include "core/report/diff_render.h"
@@ -11,6 +12,7 @@
 #include "core/writer/summary_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -71,6 +73,10 @@ const char* kExportHelp
     = R"(  export chrome [--latest] [--run N|newest|all] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
       compile with its phases, instants for graph breaks, recompiles, failures and cache events.
+  export svg [--width N] [--latest] [--run N|newest|all] -o OUT.svg PATH...
+      A small timeline picture (standalone SVG, N pixels wide, default 720): a lane per frame
+      (the 12 busiest), each compile a bar in its status colour with marks for graph breaks,
+      failures and recompiles, and its id, status and reasons on hover.
   export subset --compiles ID[,ID...] [--redact] [--latest] [--run N|newest|all] -o OUT.log
           PATH...
       A TORCH_TRACE file with only the selected compiles' records (and the string-table entries
@@ -434,14 +440,15 @@ int report(const std::vector<std::string>& args)
 int exportCommand(const std::vector<std::string>& allArgs)
 {
     if (allArgs.empty())
-        return usageError("export needs a kind: chrome or subset");
+        return usageError("export needs a kind: chrome, svg or subset");
     const std::string kind = allArgs.front();
-    if (kind != "chrome" && kind != "subset")
-        return usageError("unknown export kind '" + kind + "' (chrome or subset)");
+    if (kind != "chrome" && kind != "svg" && kind != "subset")
+        return usageError("unknown export kind '" + kind + "' (chrome, svg or subset)");
     std::vector<std::string> args(allArgs.begin() + 1, allArgs.end());
     dynascope::LoadOptions options;
     std::string output, compiles;
     bool haveCompiles = false, redact = false, phases = true;
+    int width = dynascope::TimelineSvgOptions {}.width;
     std::vector<std::string> paths;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -456,8 +463,13 @@ int exportCommand(const std::vector<std::string>& allArgs)
             redact = true;
         else if (kind == "chrome" && a == "--no-phases")
             phases = false;
-        else if (int rc = commonArgument(args, i, "export " + kind, options, output, paths);
-                 rc >= 0)
+        else if (kind == "svg" && optionValue(args, i, "", "--width", value, missing)) {
+            const char* end = value.data() + value.size();
+            auto [ptr, ec] = std::from_chars(value.data(), end, width);
+            if (missing || ec != std::errc() || ptr != end || width < 320 || width > 4000)
+                return usageError("--width needs a number of pixels from 320 to 4000");
+        } else if (int rc = commonArgument(args, i, "export " + kind, options, output, paths);
+                   rc >= 0)
             return rc;
     }
     if (paths.empty())
@@ -477,6 +489,13 @@ int exportCommand(const std::vector<std::string>& allArgs)
         dynascope::ChromeTraceOptions chromeOptions;
         chromeOptions.phases = phases;
         dynascope::writeChromeTrace(trace, out, chromeOptions);
+    } else if (kind == "svg") {
+        dynascope::TimelineSvgOptions svgOptions;
+        svgOptions.width = width;
+        for (const std::string& p : paths)
+            svgOptions.title += (svgOptions.title.empty() ? "" : ", ")
+                + std::filesystem::path(p).filename().string();
+        out << dynascope::timelineSvg(trace, svgOptions);
     } else {
         auto selection = dynascope::selectCompiles(trace, compiles);
         if (!selection.error.empty())
