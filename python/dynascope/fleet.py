@@ -284,12 +284,11 @@ def _local_input(
         files = [
             (str(e["name"]), int(e.get("size") or 0))
             for e in fs.ls(root, detail=True)
-            if e.get("type") == "file" and _is_trace_name(str(e["name"]).rstrip("/").rsplit("/", 1)[-1])
+            if e.get("type") == "file" and _is_trace_name(_basename(str(e["name"])))
         ]
         if not files:
-            raise TraceError(
-                [{"file": path, "line": 0, "message": "the folder holds no dedicated_log_torch_trace*.log files"}]
-            )
+            message = "the folder holds no dedicated_log_torch_trace*.log files"
+            raise TraceError([{"file": path, "line": 0, "message": message}])
         url_prefix = path.rstrip("/")
     else:
         files = [(root, int(fs.size(root) or 0))]
@@ -300,11 +299,15 @@ def _local_input(
     tmp = tempfile.mkdtemp(prefix="dynascope-fleet-")
     try:
         for name, _ in files:
-            fs.get_file(name, os.path.join(tmp, name.rstrip("/").rsplit("/", 1)[-1]))
-        target = tmp if fs.isdir(root) else os.path.join(tmp, files[0][0].rsplit("/", 1)[-1])
+            fs.get_file(name, os.path.join(tmp, _basename(name)))
+        target = tmp if fs.isdir(root) else os.path.join(tmp, _basename(files[0][0]))
         yield target, size, (tmp, url_prefix)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _basename(name: str) -> str:
+    return name.rstrip("/").rsplit("/", 1)[-1]
 
 
 def _error_message(exc: BaseException, path: str, remap: Optional[tuple[str, str]]) -> str:
@@ -667,12 +670,13 @@ def _run(
         address: Any = getattr(client.scheduler, "address", None)
         keys = [f.key for f in futures]
         held = futures
-        threading.Thread(
+        drawing = threading.Thread(
             target=TextProgressBar,
             args=(keys,),
             kwargs={"scheduler": address, "complete": True},
             daemon=True,
-        ).start()
+        )
+        drawing.start()
     plain = _Progress(len(todo), show and not bar)
     pending = as_completed(futures)
     del futures  # from here on the client holds only the futures still running
@@ -712,6 +716,8 @@ def _run(
         results[i] = result
         done += 1
         plain.tick(done, result["trace"].get("error") is not None)
+    if bar:
+        drawing.join(timeout=5)  # its last frame, before anything else is printed
     del held
     return [r if r is not None else _lost_result(todo[i], None, 0) for i, r in enumerate(results)]
 
@@ -719,7 +725,10 @@ def _run(
 # --- the tables ----------------------------------------------------------------------------
 
 
-def _frame(rows: Sequence[Mapping[str, Any]], schema: Mapping[str, tuple[str, str]]) -> "pandas.DataFrame":
+Schema = Mapping[str, tuple[str, str]]
+
+
+def _frame(rows: Sequence[Mapping[str, Any]], schema: Schema) -> "pandas.DataFrame":
     import pandas as pd
 
     columns: dict[str, Any] = {}
@@ -727,11 +736,11 @@ def _frame(rows: Sequence[Mapping[str, Any]], schema: Mapping[str, tuple[str, st
         values = [r.get(name) for r in rows]
         if dtype == "float64":
             values = [math.nan if v is None else float(v) for v in values]
-        columns[name] = pd.array(values, dtype=dtype)  # type: ignore[call-overload]
+        columns[name] = pd.Series(values, dtype=pd.api.types.pandas_dtype(dtype))
     return pd.DataFrame(columns, columns=list(schema))
 
 
-def _conform(frame: "pandas.DataFrame", schema: Mapping[str, tuple[str, str]]) -> "pandas.DataFrame":
+def _conform(frame: "pandas.DataFrame", schema: Schema) -> "pandas.DataFrame":
     """The columns of ``schema`` in order and type (files of another version: missing ones
     null, extra ones kept at the end)."""
     import pandas as pd
@@ -835,9 +844,8 @@ class Fleet:
     def errors(self) -> "pandas.DataFrame":
         """The traces that could not be read: path, job, rank, error_type, error."""
         t = self.traces
-        return t.loc[t["error"].notna(), ["path", "job", "rank", "error_type", "error"]].reset_index(
-            drop=True
-        )
+        cols = ["path", "job", "rank", "error_type", "error"]
+        return t.loc[t["error"].notna(), cols].reset_index(drop=True)
 
     def worst(self, n: int = 10) -> "pandas.DataFrame":
         """The ``n`` worst traces, ranked by failures, then recompiles, then graph breaks,
@@ -856,7 +864,8 @@ class Fleet:
         import pandas as pd
 
         f = self.findings
-        cols = ["rule", "severity", "pattern", "jobs", "traces", "findings", "count", "cost_s", "example"]
+        cols = ["rule", "severity", "pattern", "jobs", "traces", "findings", "count", "cost_s"]
+        cols.append("example")
         if f.empty:
             return pd.DataFrame(columns=cols)
         work = pd.DataFrame(
@@ -1013,7 +1022,7 @@ def compare(
 
     a, b = _as_fleet(before), _as_fleet(after)
     pa, pb = _per_frame(a), _per_frame(b)
-    both = pa.join(pb, how="outer", lsuffix="_a", rsuffix="_b").fillna(0)
+    both = pa.add_suffix("_a").join(pb.add_suffix("_b"), how="outer").fillna(0)
     titles_b = _example_titles(b)
     titles_a = _example_titles(a)
     rows: list[dict[str, Any]] = []
@@ -1075,7 +1084,8 @@ def compare(
         )
     if not rows:
         return pd.DataFrame({c: pd.Series([], dtype="object") for c in COMPARE_COLUMNS})
-    out = pd.DataFrame(rows).sort_values(["_order", "_size"], ascending=[True, False], kind="stable")
+    out = pd.DataFrame(rows)
+    out = out.sort_values(["_order", "_size"], ascending=[True, False], kind="stable")
     out = out.loc[:, COMPARE_COLUMNS].reset_index(drop=True)
     out["function"] = out["function"].astype("string")
     out["file"] = out["file"].astype("string")
@@ -1117,7 +1127,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
         p.add_argument("-o", "--output", help="write the tables into this folder (Parquet)")
         p.add_argument("--top", type=int, default=10, help="rows per table (default 10)")
         p.add_argument("--retries", type=int, default=3, help="re-runs of a lost task")
-        p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="skip larger inputs")
+        p.add_argument(
+            "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="skip larger inputs"
+        )
         p.add_argument("--no-progress", action="store_true", help="no progress output")
         return p
     p = argparse.ArgumentParser(
@@ -1155,7 +1167,6 @@ def _cli_fleet(args: argparse.Namespace) -> int:
     if not paths:
         print("dynascope fleet: no input path matched", file=sys.stderr)
         return 2
-    started = time.perf_counter()
     client: Any = None
     cluster: Any = None
     if args.scheduler:
@@ -1164,6 +1175,7 @@ def _cli_fleet(args: argparse.Namespace) -> int:
         client, cluster = _local_client(args.local)
     try:
         nworkers = len(client.scheduler_info().get("workers", {}))
+        started = time.perf_counter()
         fleet = scan(
             paths,
             client,
@@ -1171,11 +1183,11 @@ def _cli_fleet(args: argparse.Namespace) -> int:
             retries=args.retries,
             max_bytes=args.max_bytes,
         )
+        elapsed = time.perf_counter() - started
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
-    elapsed = time.perf_counter() - started
     n, bad, jobs, nf = fleet._counts()
     print(
         f"Scanned {n} traces of {jobs} jobs in {elapsed:.1f} s on {nworkers} workers "
@@ -1207,9 +1219,11 @@ def _cli_compare(args: argparse.Namespace) -> int:
         return 2
     result = compare(a, b)
     worse = result[~result["change"].str.startswith(("fewer", "compile time down"))]
+    better = len(result) - len(worse)
     print(
         f"{args.before} ({len(a)} traces) → {args.after} ({len(b)} traces): "
-        f"{len(worse)} changes for the worse, {len(result) - len(worse)} for the better"
+        f"{len(worse)} change{'' if len(worse) == 1 else 's'} for the worse, "
+        f"{better} for the better"
     )
     for sentence, change in zip(result["sentence"].head(args.top), result["change"].head(args.top)):
         print(f"  [{change}] {sentence}")
