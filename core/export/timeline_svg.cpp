@@ -25,6 +25,7 @@ struct Lane {
     uint32_t frame = kNone; // kNone: the file's compiles without a frame id
     std::vector<uint32_t> compiles; // trace order
     bool highlighted = false;
+    bool troubled = false; // a compile of it failed, broke the graph or recompiled
 };
 
 // Lanes as the app has them: per file, its frames in order of first appearance, then the
@@ -42,9 +43,13 @@ std::vector<Lane> buildLanes(const Trace& t, const std::vector<char>& hl)
     auto add = [&](uint32_t file, uint32_t frame, const std::vector<uint32_t>& compiles) {
         if (compiles.empty())
             return;
-        Lane lane { file, frame, compiles, false };
-        for (uint32_t ci : compiles)
+        Lane lane { file, frame, compiles, false, false };
+        for (uint32_t ci : compiles) {
             lane.highlighted = lane.highlighted || (ci < hl.size() && hl[ci]);
+            const Compile& c = t.compiles[ci];
+            lane.troubled = lane.troubled || c.status == CompileStatus::Error
+                || c.status == CompileStatus::GraphBreak || c.isRecompile();
+        }
         lanes.push_back(std::move(lane));
     };
     for (uint32_t fi = 0; fi < t.files.size(); ++fi) {
@@ -55,7 +60,8 @@ std::vector<Lane> buildLanes(const Trace& t, const std::vector<char>& hl)
     return lanes;
 }
 
-// The lanes kept when there are more than maxLanes: highlighted ones first, then the busiest;
+// The lanes kept when there are more than maxLanes: highlighted ones first, then those with a
+// failure, a graph break or a recompile (what the picture is looked at for), then the busiest;
 // drawn in trace order.
 std::vector<size_t> keptLanes(const std::vector<Lane>& lanes, size_t maxLanes)
 {
@@ -66,6 +72,8 @@ std::vector<size_t> keptLanes(const std::vector<Lane>& lanes, size_t maxLanes)
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
         if (lanes[a].highlighted != lanes[b].highlighted)
             return lanes[a].highlighted;
+        if (lanes[a].troubled != lanes[b].troubled)
+            return lanes[a].troubled;
         return lanes[a].compiles.size() > lanes[b].compiles.size();
     });
     idx.resize(maxLanes);
