@@ -5,7 +5,8 @@
 // hostile trace text comes out escaped, cut and without control characters, and the picture has
 // no script, event attribute, foreignObject, link or id; a highlight fades the other compiles;
 // maxLanes keeps the highlighted frames, then those with trouble, then the busiest, and counts
-// the others; 100,000 compiles give a picture under 2 MB. The same checks run on ../shared/traces when it is there.
+// the others; 100,000 compiles give a picture under 2 MB. The same checks run on ../shared/traces
+// when it is there.
 #include "core/export/svg_text.h"
 #include "core/export/timeline_svg.h"
 #include "core/load/loader.h"
