@@ -9,6 +9,7 @@
 #include "core/report/diff_render.h"
 #include "core/report/findings_render.h"
 #include "core/report/report_render.h"
+#include "core/report/why_render.h"
 #include "core/writer/summary_json.h"
 
 #include <algorithm>
@@ -69,6 +70,15 @@ const char* kDiffHelp
       than A in any of them (for CI); otherwise 0 once it ran.
 )";
 
+const char* kWhyHelp = R"(  why [--md] [--folded] [--latest] [--run N|newest|all] [-o FILE] PATH ID
+      Why one compile happened and what went wrong, as the app's Why tab says it: the graph
+      break it resumes after, the guard that failed (expected and actual, where it was made,
+      the values along the frame, the fix), each graph break with PyTorch's words, the
+      failure and its layer, the call site. ID: [0/1], 0/1, or #INDEX (position in the
+      trace; needed when ids repeat). Plain text by default, --md Markdown; --folded leaves
+      the older cache entries' rejections out, as the app does until asked.
+)";
+
 const char* kExportHelp
     = R"(  export chrome [--latest] [--run N|newest|all] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
@@ -105,8 +115,9 @@ void printUsage(const char* commandHelp)
         std::cout << commandHelp << kUsageTail;
     else
         std::cout << "Commands:\n"
-                  << kSummaryHelp << kDiagnoseHelp << kReportHelp << kDiffHelp << kExportHelp
-                  << dynascope::cli::kRecordHelp << dynascope::cli::kProbeHelp << kUsageTail;
+                  << kSummaryHelp << kDiagnoseHelp << kWhyHelp << kReportHelp << kDiffHelp
+                  << kExportHelp << dynascope::cli::kRecordHelp << dynascope::cli::kProbeHelp
+                  << kUsageTail;
 }
 
 int usageError(const std::string& message)
@@ -437,6 +448,37 @@ int report(const std::vector<std::string>& args)
     return writeOutput(output, dynascope::renderReport(rep, *format));
 }
 
+int why(const std::vector<std::string>& args)
+{
+    dynascope::LoadOptions options;
+    dynascope::WhyOptions whyOptions;
+    whyOptions.showAllRejections = true;
+    bool markdown = false;
+    std::string output;
+    std::vector<std::string> positional;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--md")
+            markdown = true;
+        else if (args[i] == "--folded")
+            whyOptions.showAllRejections = false;
+        else if (int rc = commonArgument(args, i, "why", options, output, positional); rc >= 0)
+            return rc;
+    }
+    if (positional.size() != 2)
+        return usageError("why needs a PATH and a compile ID, e.g. why trace.log [0/1]");
+    auto loaded = loadInputs({ positional[0] }, options);
+    if (!loaded)
+        return 2;
+    const dynascope::Trace& trace = *loaded->trace;
+    auto selection = dynascope::selectCompiles(trace, positional[1]);
+    if (!selection.error.empty())
+        return usageError(selection.error);
+    if (selection.compiles.size() != 1)
+        return usageError("why takes one compile ID, not '" + positional[1] + "'");
+    const auto doc = dynascope::whyDocument(trace, selection.compiles.front(), whyOptions);
+    return writeOutput(output, markdown ? dynascope::whyMarkdown(doc) : dynascope::whyText(doc));
+}
+
 int exportCommand(const std::vector<std::string>& allArgs)
 {
     if (allArgs.empty())
@@ -545,6 +587,7 @@ int main(int argc, char** argv)
             : topic == "diff"                 ? kDiffHelp
             : topic == "report"               ? kReportHelp
             : topic == "export"               ? kExportHelp
+            : topic == "why"                  ? kWhyHelp
             : topic == "record"               ? dynascope::cli::kRecordHelp
             : topic == "probe"                ? dynascope::cli::kProbeHelp
                                               : nullptr;
@@ -566,6 +609,8 @@ int main(int argc, char** argv)
         return diagnose(args);
     if (cmd == "diff")
         return diff(args);
+    if (cmd == "why")
+        return why(args);
     if (cmd == "export")
         return exportCommand(args);
     if (cmd == "record")

@@ -6,11 +6,21 @@ namespace dynascope {
 
 namespace {
 
-// Links that only mean something in the app (a record in the Raw tab, the fold toggle) are left
-// out of text and Markdown.
+// A link to a record (the app's Raw tab) means nothing outside the app: it is left out.
 bool appOnly(const WhySpan& s)
 {
-    return s.link.kind == WhyLink::Kind::Record || s.link.kind == WhyLink::Kind::ToggleRejections;
+    return s.link.kind == WhyLink::Kind::Record;
+}
+
+// The fold toggle ("▸ Show the 2 other rejections") as words outside the app: "2 other
+// rejections not shown" when folded, "2 other rejections:" when listed below.
+std::string spanWords(const WhySpan& s)
+{
+    if (s.link.kind != WhyLink::Kind::ToggleRejections)
+        return s.text;
+    const size_t the = s.text.find("the ");
+    const std::string what = the == std::string::npos ? s.text : s.text.substr(the + 4);
+    return what + (s.text.find("Show") != std::string::npos ? " not shown" : ":");
 }
 
 std::string spansText(const WhyBlock& b)
@@ -18,7 +28,7 @@ std::string spansText(const WhyBlock& b)
     std::string out;
     for (const WhySpan& s : b.spans)
         if (!appOnly(s))
-            out += s.text;
+            out += spanWords(s);
     while (out.ends_with(' '))
         out.pop_back();
     return text::cleanUtf8(out);
@@ -42,18 +52,19 @@ std::string spansMarkdown(const WhyBlock& b)
     for (const WhySpan& s : b.spans) {
         if (appOnly(s))
             continue;
+        const std::string words = spanWords(s);
         switch (s.style) {
         case WhyStyle::Mono:
-            out += text::mdCode(s.text);
+            out += text::mdCode(words);
             break;
         case WhyStyle::Bold:
-            out += emphasised(s.text, "**");
+            out += emphasised(words, "**");
             break;
         case WhyStyle::Dim:
-            out += emphasised(s.text, "*");
+            out += emphasised(words, "*");
             break;
         case WhyStyle::Plain:
-            out += text::mdText(s.text);
+            out += text::mdText(words);
             break;
         }
     }

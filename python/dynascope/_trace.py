@@ -227,11 +227,13 @@ class Trace:
 
     # --- pictures ---------------------------------------------------------------------------
     def timeline_svg(
-        self, width: int = 720, highlight: Sequence[int] = (), max_lanes: int = 12
+        self, width: int = 720, highlight: Sequence[int] = (), max_lanes: int = 12, title: str = ""
     ) -> str:
-        """A small picture of the timeline, drawn by the core as SVG (no Qt): a lane per frame,
-        each compile coloured by status; ``highlight`` emphasises some compiles."""
-        return self._handle.timeline_svg(width, max_lanes, list(highlight))
+        """A small picture of the timeline, drawn by the core as SVG (no Qt): a lane per frame
+        (``max_lanes`` at most: those with trouble first), each compile coloured by status with
+        a glyph beside the colour; ``highlight`` (compile indices) emphasises some compiles and
+        fades the rest. ``dynascope-cli export svg`` draws the same picture."""
+        return self._handle.timeline_svg(width, max_lanes, list(highlight), title)
 
     def open_app(self) -> None:
         """Open this trace in the Dynascope desktop app (see :func:`dynascope.open_app`)."""

@@ -63,6 +63,7 @@ __all__ = [
     "cli_main",
     "compare",
     "expand_paths",
+    "local_client",
     "scan",
     "summarize_one",
 ]
@@ -556,14 +557,30 @@ def _distributed() -> Any:
     return importlib.import_module("distributed")
 
 
-def _local_client(workers: Optional[int]) -> tuple[Any, Any]:
-    """A LocalCluster of ``workers`` worker processes (default: one per core), one thread
-    each, and its client."""
+# Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536. Setting any malloc threshold
+# turns off glibc's dynamic mmap threshold, so every buffer over 128 KiB that a load allocates
+# is a fresh mmap, faulted in page by page and unmapped at free: 6-12x the page faults and
+# 30-60% more CPU per trace (bench/python_fleet.py). Our workers run without it.
+_WORKER_ENV_UNSET = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+
+
+def local_client(workers: Optional[int] = None, **cluster_kwargs: Any) -> "Client":
+    """A ``distributed.Client`` on a new LocalCluster made for fleet scans: ``workers``
+    worker processes (default ``os.cpu_count()``), one thread each, started without Dask's
+    ``MALLOC_TRIM_THRESHOLD_`` (it makes loading 30-60% slower: docs/fleet.md). Other keyword
+    arguments go to LocalCluster (``dashboard_address``, ``memory_limit``, ``host``, ...).
+    Closing the client closes the cluster. :func:`scan` uses one when given no client."""
+    import dask
+
     d = _distributed()
-    cluster = d.LocalCluster(
-        n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True
-    )
-    return d.Client(cluster), cluster
+    kwargs: dict[str, Any] = {
+        "n_workers": workers or os.cpu_count() or 1,
+        "threads_per_worker": 1,
+        "processes": True,
+    }
+    kwargs.update(cluster_kwargs)
+    with dask.config.set(_WORKER_ENV_UNSET):
+        return d.Client(**kwargs)  # type: ignore[no-any-return]
 
 
 def _dashboard_link(client: "Client") -> Optional[str]:
@@ -608,7 +625,8 @@ def scan(
     FileNotFoundError; an empty list gives an empty Fleet.
 
     ``client`` is a ``distributed.Client``; without one, a LocalCluster of ``workers`` worker
-    processes (default ``os.cpu_count()``), one thread each, is started and closed afterwards.
+    processes (default ``os.cpu_count()``), one thread each, is started and closed afterwards
+    (:func:`local_client`).
     Tasks run :func:`summarize_one` (``client.map(..., pure=False)``; keys
     ``summarize_one-<scan>-<index>``), and results are gathered as they complete, so the
     client holds rows, never traces. A task lost with its worker (killed, out of memory) is
@@ -621,16 +639,13 @@ def scan(
         if isinstance(paths, (str, os.PathLike)):
             raise FileNotFoundError(f"no trace matches {os.fspath(paths)}")
         return Fleet.from_results([])
-    cluster: Any = None
-    own: Any = client
-    if own is None:
-        own, cluster = _local_client(workers)
+    own = client is None
+    active: Any = local_client(workers) if client is None else client
     try:
-        results = _run(own, todo, progress, retries, max_bytes, storage_options)
+        results = _run(active, todo, progress, retries, max_bytes, storage_options)
     finally:
-        if cluster is not None:
-            own.close()
-            cluster.close()
+        if own:
+            active.close()
     return Fleet.from_results(results)
 
 
@@ -1167,12 +1182,10 @@ def _cli_fleet(args: argparse.Namespace) -> int:
     if not paths:
         print("dynascope fleet: no input path matched", file=sys.stderr)
         return 2
-    client: Any = None
-    cluster: Any = None
     if args.scheduler:
-        client = _distributed().Client(args.scheduler)
+        client: Any = _distributed().Client(args.scheduler)
     else:
-        client, cluster = _local_client(args.local)
+        client = local_client(args.local)
     try:
         nworkers = len(client.scheduler_info().get("workers", {}))
         started = time.perf_counter()
@@ -1186,8 +1199,6 @@ def _cli_fleet(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - started
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()
     n, bad, jobs, nf = fleet._counts()
     print(
         f"Scanned {n} traces of {jobs} jobs in {elapsed:.1f} s on {nworkers} workers "

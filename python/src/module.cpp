@@ -8,6 +8,7 @@
 #include "core/analysis/torch_version.h"
 #include "core/analysis/trace_diff.h"
 #include "core/export/chrome_trace.h"
+#include "core/export/timeline_svg.h"
 #include "core/export/trace_subset.h"
 #include "core/report/bug_report.h"
 #include "core/report/diff_render.h"
@@ -260,6 +261,20 @@ NB_MODULE(_core, m)
         .def("chrome_trace", &chromeOf, "phases"_a = true, nb::call_guard<nb::gil_scoped_release>())
         .def("subset", &subsetOf, "compiles"_a, "redact"_a = false)
         .def("select", &selectOf, "ids"_a)
+        .def(
+            "timeline_svg",
+            [](TraceHandle& h, int width, int maxLanes, std::vector<uint32_t> highlight,
+                const std::string& title) {
+                TimelineSvgOptions options;
+                options.width = width;
+                options.maxLanes = maxLanes;
+                options.highlight = std::move(highlight);
+                options.title = title;
+                nb::gil_scoped_release release;
+                return timelineSvg(h.trace(), options);
+            },
+            "width"_a = 720, "max_lanes"_a = 12, "highlight"_a = std::vector<uint32_t> {},
+            "title"_a = "")
         .def(
             "compile",
             [](TraceHandle& h, uint32_t i) {

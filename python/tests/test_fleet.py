@@ -110,17 +110,12 @@ def client() -> Iterator[Any]:
     # allowed-failures 0: a task on a dying worker errs at once (KilledWorker), so the scan's
     # own retries are what saves it; without it the scheduler would rerun it silently.
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        cluster = distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
-        c = distributed.Client(cluster)
+        c = fleet.local_client(2, host="127.0.0.1", dashboard_address=None)
+    assert c.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_")) == {
+        w: None for w in c.scheduler_info()["workers"]
+    }
     yield c
     c.close()
-    cluster.close()
 
 
 @pytest.fixture(scope="module")

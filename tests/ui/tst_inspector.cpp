@@ -3,6 +3,7 @@
 // Guards tab, the Source tab's fallback to the trace's own source lines and its path remapping,
 // the Artifacts and Raw tabs, and hostile trace text shown literally. Every new model runs under
 // QAbstractItemModelTester.
+#include "core/report/why_render.h"
 #include "ui/compileselection.h"
 #include "ui/inspector/artifactstab.h"
 #include "ui/inspector/codeviewer.h"
@@ -294,6 +295,63 @@ private Q_SLOTS:
         QVERIFY2(matchesGolden(QStringLiteral("multi_rank_logs_rank_1.why.txt"),
                      whyDocument(trace, { compileIndex(*trace, "[0/14]") }), &why),
             qPrintable(why));
+    }
+
+    // `dynascope-cli why` and Python's Compile.why() print the Why tab's words: the core's one
+    // document (core/analysis/why_document.h) rendered as text says, line for line, what the app's
+    // view shows (less the app-only "raw record" link and the fold toggle), for every compile of
+    // the example and of every committed recording, TORCH_TRACE and TORCH_LOGS text both.
+    void whyTextSaysWhatTheWhyTabSays()
+    {
+        QStringList inputs { QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) };
+        const QDir recorded(uitest::scenarioTrace(QString()));
+        for (const QString& name : recorded.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            inputs << recorded.filePath(name);
+            if (QFile::exists(recorded.filePath(name + QStringLiteral("/torch_logs.txt.zst"))))
+                inputs << recorded.filePath(name + QStringLiteral("/torch_logs.txt.zst"));
+        }
+        QVERIFY(inputs.size() > 40);
+        size_t compared = 0;
+        auto lines = [](const QString& text) {
+            QStringList out;
+            for (QString l : text.split(QLatin1Char('\n'))) {
+                l.replace(QStringLiteral("  raw record"), QString());
+                l = l.trimmed();
+                // The fold toggle reads as words outside the app ("1 other rejection not shown").
+                if (!l.isEmpty()
+                    && !l.endsWith(
+                        QStringLiteral("(the older cache entries the call was checked against)")))
+                    out << l;
+            }
+            return out;
+        };
+        for (const QString& input : inputs) {
+            const auto trace = uitest::loadTrace(input);
+            QVERIFY2(trace, qPrintable(input));
+            CompileSelection sel;
+            WhyView v(&sel);
+            v.setTrace(trace);
+            for (uint32_t ci = 0; ci < trace->compiles.size(); ++ci) {
+                v.showCompile(ci);
+                const QStringList app = lines(v.toPlainText());
+                const QStringList text = lines(QString::fromStdString(
+                    whyText(dynascope::whyDocument(*trace, ci, WhyOptions {}))));
+                if (app != text) {
+                    qsizetype i = 0;
+                    while (i < app.size() && i < text.size() && app[i] == text[i])
+                        ++i;
+                    QFAIL(qPrintable(input
+                        + QStringLiteral(" #%1 differs at line %2:\n  app:  %3\n  text: %4")
+                              .arg(ci)
+                              .arg(i + 1)
+                              .arg(app.value(i), text.value(i))));
+                }
+                ++compared;
+            }
+        }
+        // 197 compiles today (the example's 6, the recordings' traces and their text).
+        qDebug() << "compared" << compared;
+        QVERIFY2(compared > 150, qPrintable(QString::number(compared)));
     }
 
     // A value guard (`factor == 2`) names the earlier compile's value only: the Why tab reads the
