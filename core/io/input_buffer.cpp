@@ -2,6 +2,7 @@
 
 #include "core/io/decode_stream.h"
 #include "core/io/huge_pages.h"
+#include "core/io/open_input.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -263,27 +264,10 @@ std::optional<std::string> InputBuffer::readHead(const std::string& path, size_t
 std::shared_ptr<const InputBuffer> InputBuffer::open(
     const std::string& path, uint64_t maxDecoded, std::string& error, unsigned threads)
 {
-    // O_NONBLOCK: opening a FIFO that has no writer would block forever (a hang, not an error);
-    // it is cleared again before reading, so a pipe with a writer is read to its end.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return nullptr;
-    }
     struct stat st { };
-    if (fstat(fd, &st) != 0) {
-        error = std::strerror(errno);
-        ::close(fd);
+    const int fd = openInput(path, st, error);
+    if (fd < 0)
         return nullptr;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        error = "is a folder";
-        return nullptr;
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0)
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     // Regular files: the size when opened (see the header comment). Pipes, devices and procfs
     // files (which report size 0): to their end, at most maxDecoded bytes.
     const uint64_t expected

@@ -1,6 +1,7 @@
 #include "core/io/trace_source.h"
 
 #include "core/io/decode_stream.h"
+#include "core/io/open_input.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -100,21 +101,10 @@ std::shared_ptr<const TraceSource> TraceSource::open(
     const std::string& path, uint64_t maxDecoded, std::string& error)
 {
     raiseOpenFileLimit();
-    // O_NONBLOCK: opening a FIFO that has no writer would block forever (a hang, not an error);
-    // it is cleared again before reading, so a pipe with a writer is read to its end.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return nullptr;
-    }
     struct stat st { };
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        error = S_ISDIR(st.st_mode) ? "is a folder" : std::strerror(errno);
-        ::close(fd);
+    const int fd = openInput(path, st, error);
+    if (fd < 0)
         return nullptr;
-    }
-    if (int flags = fcntl(fd, F_GETFL); flags >= 0)
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     std::shared_ptr<TraceSource> s(new TraceSource);
     s->m_path = path;
     // Regular files: the size when opened; bytes appended later are not indexed. Pipes, devices

@@ -484,8 +484,10 @@ private Q_SLOTS:
             r.errors[0].message.c_str());
     }
 
-    // A FIFO given as the input with nobody writing to it: opening it must not block forever.
-    // A FIFO with a writer is read to its end (process substitution, /dev/stdin).
+    // A FIFO given as the input with nobody writing to it: opening it must not block forever; the
+    // loader waits kFifoWaitMs (core/io/open_input.h) for a writer and then says none came. A
+    // FIFO with a writer is read to its end (process substitution, /dev/stdin), also when the
+    // writer comes after the loader opened it.
     void fifoDoesNotHang()
     {
         const std::string fifo = tmp("trace.fifo");
@@ -497,7 +499,10 @@ private Q_SLOTS:
             QFAIL("loading a FIFO with no writer blocked");
         }
         auto r = pending.get();
-        QVERIFY(r.trace && r.errors.empty());
+        QCOMPARE(r.errors.size(), size_t(1));
+        QVERIFY2(
+            r.errors[0].message.find("no writer opened the pipe within 10 s") != std::string::npos,
+            r.errors[0].message.c_str());
 
         // With a writer: opened read-write first (that never blocks), written once the loader
         // had time to open it, then closed so the loader sees the end.
@@ -515,6 +520,20 @@ private Q_SLOTS:
         // The loader opened the FIFO before the write (it reads the compile) or, on a very slow
         // machine, after the close (it sees the end at once); either way it does not hang.
         QVERIFY(r2.trace->records.size() == 0 || r2.trace->compiles.size() == 1);
+
+        // A writer that opens the FIFO only after the loader did (a producer started a moment
+        // later): waited for and read to its end, not read as an empty input.
+        auto late = std::async(std::launch::async, [&] { return load({ fifo }); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const int lateWriter = ::open(fifo.c_str(), O_WRONLY);
+        QVERIFY(lateWriter >= 0);
+        QCOMPARE(::write(lateWriter, text.data(), text.size()), ssize_t(text.size()));
+        ::close(lateWriter);
+        if (late.wait_for(std::chrono::seconds(20)) != std::future_status::ready)
+            QFAIL("loading a FIFO whose writer came late blocked after the writer closed it");
+        auto r3 = late.get();
+        QVERIFY(r3.trace && r3.errors.empty());
+        QCOMPARE(r3.trace->compiles.size(), size_t(1));
     }
 
     // A device that never ends (/dev/zero) is read up to the limit, then refused.
