@@ -65,6 +65,7 @@ __all__ = [
     "expand_paths",
     "local_client",
     "scan",
+    "summarize_batch",
     "summarize_one",
 ]
 
@@ -131,8 +132,8 @@ FINDING_COLUMNS: dict[str, tuple[str, str]] = {
     ),
     "file": ("string", "the frame's file (co_filename as the trace has it)"),
     "line": ("Int64", "the frame's first line"),
-    "user_file": ("string", "the user line the finding points at (a break, a guard): file"),
-    "user_line": ("Int64", "... and line"),
+    "user_file": ("string", "the file of the user line it points at (a break, a guard)"),
+    "user_line": ("Int64", "that user line"),
     "cost_s": ("float64", "compile time attributable to it, in seconds"),
     "count": ("Int64", "how many times it happened (compiles, breaks, ...)"),
 }
@@ -251,58 +252,109 @@ def _fsspec() -> Any:
     return fsspec
 
 
+def _rank_key(name: str) -> tuple[int, str]:
+    m = _RANK_DIR.match(name)
+    return (int(m.group(1)) if m else -1, name)
+
+
+def _local_folder(folder: str) -> tuple[list[str], int]:
+    """What to load for a local folder, and its trace files' bytes: the folder itself when it
+    holds trace files, else its rank_N subfolders that do (one job, its ranks one folder each),
+    else the folder (the load says it holds no trace)."""
+
+    def traces_in(d: str) -> int:
+        total, found = 0, False
+        with os.scandir(d) as entries:
+            for e in entries:
+                if _is_trace_name(e.name) and e.is_file():
+                    total += e.stat().st_size
+                    found = True
+        return total if found else -1
+
+    own = traces_in(folder)
+    if own >= 0:
+        return [folder], own
+    ranks: list[tuple[str, int]] = []
+    with os.scandir(folder) as entries:
+        for e in sorted(entries, key=lambda e: _rank_key(e.name)):
+            if _RANK_DIR.match(e.name) and e.is_dir():
+                size = traces_in(e.path)
+                if size >= 0:
+                    ranks.append((e.path, size))
+    if ranks:
+        return [p for p, _ in ranks], sum(n for _, n in ranks)
+    return [folder], 0
+
+
+def _remote_traces(fs: Any, folder: str) -> list[tuple[str, int]]:
+    return [
+        (str(e["name"]), int(e.get("size") or 0))
+        for e in fs.ls(folder, detail=True)
+        if e.get("type") == "file" and _is_trace_name(_basename(str(e["name"])))
+    ]
+
+
 @contextlib.contextmanager
 def _local_input(
     path: str, storage_options: Optional[Mapping[str, Any]], max_bytes: int
-) -> Iterator[tuple[str, int, Optional[tuple[str, str]]]]:
-    """Yield (a local path to load, its bytes on disk, (temp prefix, url prefix) or None).
+) -> Iterator[tuple[list[str], bool, int, Optional[tuple[str, str]]]]:
+    """Yield (local paths to load, whether the input is a folder, its bytes on disk,
+    (temp prefix, url prefix) or None).
 
     Local paths and file:// URLs are used in place; anything else is fetched with fsspec into
-    a temporary folder (a folder: its trace files only), deleted afterwards."""
+    a temporary folder (a folder: its trace files, or its rank_N subfolders' trace files),
+    deleted afterwards."""
     local = _file_url_path(path) if _is_url(path) else path
     if local is not None:
         try:
             st = os.stat(local)
         except FileNotFoundError:
             raise FileNotFoundError(f"{path}: no such file or folder") from None
-        if os.path.isdir(local):
-            size = 0
-            with os.scandir(local) as entries:
-                for e in entries:
-                    if _is_trace_name(e.name) and e.is_file():
-                        size += e.stat().st_size
-        else:
-            size = st.st_size
+        is_dir = os.path.isdir(local)
+        here, size = _local_folder(local) if is_dir else ([local], st.st_size)
         if size > max_bytes:
             raise TraceTooLarge(path, size, max_bytes)
-        yield local, size, None
+        yield here, is_dir, size, None
         return
 
     fs, root = _fsspec().core.url_to_fs(path, **dict(storage_options or {}))
     if not fs.exists(root):
         raise FileNotFoundError(f"{path}: no such file or folder")
-    if fs.isdir(root):
-        files = [
-            (str(e["name"]), int(e.get("size") or 0))
-            for e in fs.ls(root, detail=True)
-            if e.get("type") == "file" and _is_trace_name(_basename(str(e["name"])))
-        ]
+    is_dir = bool(fs.isdir(root))
+    # (remote file, size, the subfolder of the temporary folder it goes to)
+    files: list[tuple[str, int, str]] = []
+    if is_dir:
+        files = [(n, size, "") for n, size in _remote_traces(fs, root)]
+        if not files:
+            subfolders = [
+                str(e["name"])
+                for e in fs.ls(root, detail=True)
+                if e.get("type") == "directory" and _RANK_DIR.match(_basename(str(e["name"])))
+            ]
+            for sub in sorted(subfolders, key=lambda n: _rank_key(_basename(n))):
+                files += [(n, size, _basename(sub)) for n, size in _remote_traces(fs, sub)]
         if not files:
             message = "the folder holds no dedicated_log_torch_trace*.log files"
             raise TraceError([{"file": path, "line": 0, "message": message}])
         url_prefix = path.rstrip("/")
     else:
-        files = [(root, int(fs.size(root) or 0))]
+        files = [(root, int(fs.size(root) or 0), "")]
         url_prefix = path.rsplit("/", 1)[0]
-    size = sum(s for _, s in files)
+    size = sum(n for _, n, _ in files)
     if size > max_bytes:
         raise TraceTooLarge(path, size, max_bytes)
     tmp = tempfile.mkdtemp(prefix="dynascope-fleet-")
     try:
-        for name, _ in files:
-            fs.get_file(name, os.path.join(tmp, _basename(name)))
-        target = tmp if fs.isdir(root) else os.path.join(tmp, _basename(files[0][0]))
-        yield target, size, (tmp, url_prefix)
+        inputs: list[str] = []
+        for name, _, sub in files:
+            folder = os.path.join(tmp, sub) if sub else tmp
+            os.makedirs(folder, exist_ok=True)
+            target = os.path.join(folder, _basename(name))
+            fs.get_file(name, target)
+            entry = folder if is_dir else target
+            if entry not in inputs:
+                inputs.append(entry)
+        yield inputs, is_dir, size, (tmp, url_prefix)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -332,13 +384,16 @@ def summarize_one(
     path: str,
     storage_options: Optional[dict[str, Any]] = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    threads: int = 0,
 ) -> dict[str, Any]:
     """The map step: load one trace where this runs, keep its rows, drop the trace.
 
-    ``path`` is a local file or folder (a folder is one job, all its ranks), a ``file://``
-    URL, or any fsspec URL (``s3://...``, with that backend installed; ``storage_options``
-    go to fsspec). Local inputs are streamed in place; remote ones are copied to a temporary
-    folder first (a folder: its ``dedicated_log_torch_trace*`` files), then deleted.
+    ``path`` is a local file or folder (a folder is one job, all its ranks: its own
+    ``dedicated_log_torch_trace*`` files, else those of its ``rank_N`` subfolders), a
+    ``file://`` URL, or any fsspec URL (``s3://...``, with that backend installed;
+    ``storage_options`` go to fsspec). Local inputs are streamed in place; remote ones are
+    copied to a temporary folder first (their trace files only), then deleted.
+    ``threads`` goes to :func:`dynascope.load` (0: the core decides).
 
     Returns ``{"trace": row, "findings": [rows], "frames": [rows]}``: plain dicts whose keys
     are :data:`TRACE_COLUMNS`, :data:`FINDING_COLUMNS` and :data:`FRAME_COLUMNS`. It never
@@ -357,12 +412,11 @@ def summarize_one(
     remap: Optional[tuple[str, str]] = None
     size: Optional[int] = None
     try:
-        with _local_input(path, storage_options, max_bytes) as (local, size, remap):
+        with _local_input(path, storage_options, max_bytes) as (inputs, is_dir, size, remap):
             row["bytes"] = size
-            is_dir = os.path.isdir(local)
             job, rank = _layout(path, is_dir)
             row.update(job=job, rank=rank)
-            trace = dynascope.load(local)
+            trace = dynascope.load(*inputs, threads=threads)
             try:
                 row, findings, frames = _rows(trace, row, is_dir)
             finally:
@@ -559,15 +613,15 @@ def _distributed() -> Any:
 
 # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536. Setting any malloc threshold
 # turns off glibc's dynamic mmap threshold, so every buffer over 128 KiB that a load allocates
-# is a fresh mmap, faulted in page by page and unmapped at free: 6-12x the page faults and
-# 30-60% more CPU per trace (bench/python_fleet.py). Our workers run without it.
+# is a fresh mmap, faulted in page by page and unmapped at free: 7-13x the page faults and
+# 30-90% more CPU per load (docs/fleet.md, bench/python_fleet.py). Our workers run without it.
 _WORKER_ENV_UNSET = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
 
 def local_client(workers: Optional[int] = None, **cluster_kwargs: Any) -> "Client":
     """A ``distributed.Client`` on a new LocalCluster made for fleet scans: ``workers``
     worker processes (default ``os.cpu_count()``), one thread each, started without Dask's
-    ``MALLOC_TRIM_THRESHOLD_`` (it makes loading 30-60% slower: docs/fleet.md). Other keyword
+    ``MALLOC_TRIM_THRESHOLD_`` (it makes loading 30-90% slower: docs/fleet.md). Other keyword
     arguments go to LocalCluster (``dashboard_address``, ``memory_limit``, ``host``, ...).
     Closing the client closes the cluster. :func:`scan` uses one when given no client."""
     import dask
@@ -617,6 +671,8 @@ def scan(
     retries: int = 3,
     max_bytes: int = DEFAULT_MAX_BYTES,
     storage_options: Optional[dict[str, Any]] = None,
+    batch: int = 1,
+    load_threads: int = 1,
 ) -> "Fleet":
     """Summarise every trace of ``paths`` on a Dask distributed cluster: one task per trace.
 
@@ -633,6 +689,13 @@ def scan(
     run again up to ``retries`` times; still lost, its trace gets an error row: the scan never
     fails because of one trace. ``progress`` shows Dask's progress bar in a terminal, else a
     line on stderr every 10%, and prints the dashboard's link when there is one.
+
+    ``batch`` > 1 makes each task summarise that many traces in turn
+    (:func:`summarize_batch`): fewer, longer tasks, for scans of small traces where Dask's
+    per-task cost (a few ms) is a good part of the work; a lost task reruns its whole batch.
+    ``storage_options`` go to fsspec for URLs. ``load_threads`` is the core's threads per load
+    (``dynascope.load(threads=)``): 1, as the workers already use the cores; 0 lets the core
+    use every core of the machine for each load.
     """
     todo = expand_paths(paths, storage_options)
     if not todo:
@@ -642,11 +705,23 @@ def scan(
     own = client is None
     active: Any = local_client(workers) if client is None else client
     try:
-        results = _run(active, todo, progress, retries, max_bytes, storage_options)
+        results = _run(
+            active, todo, progress, retries, max_bytes, storage_options, batch, load_threads
+        )
     finally:
         if own:
             active.close()
     return Fleet.from_results(results)
+
+
+def summarize_batch(
+    paths: Sequence[str],
+    storage_options: Optional[dict[str, Any]] = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    threads: int = 0,
+) -> list[dict[str, Any]]:
+    """:func:`summarize_one` over several paths in turn, in one task (``scan(batch=N)``)."""
+    return [summarize_one(p, storage_options, max_bytes, threads) for p in paths]
 
 
 def _run(
@@ -656,24 +731,47 @@ def _run(
     retries: int,
     max_bytes: int,
     storage_options: Optional[dict[str, Any]],
+    batch: int,
+    load_threads: int,
 ) -> list[dict[str, Any]]:
     as_completed = _distributed().as_completed
     link = _dashboard_link(client) if show else None
     if link:
         print(f"dynascope fleet: dashboard {link}", file=sys.stderr, flush=True)
     prefix = f"summarize_one-{uuid.uuid4().hex}"
-    kwargs: dict[str, Any] = {"max_bytes": max_bytes}
+    kwargs: dict[str, Any] = {"max_bytes": max_bytes, "threads": load_threads}
     if storage_options:
         kwargs["storage_options"] = storage_options
-    futures = client.map(
-        summarize_one,
-        todo,
-        key=[f"{prefix}-{i}" for i in range(len(todo))],
-        retries=retries,
-        pure=False,
-        **kwargs,
-    )
-    index = {f.key: i for i, f in enumerate(futures)}
+    batch = max(1, batch)
+    spans = [(i, min(i + batch, len(todo))) for i in range(0, len(todo), batch)]
+
+    def submit(span: tuple[int, int], attempt: int) -> Any:
+        key = f"{prefix}-{span[0]}" + (f"-retry{attempt}" if attempt else "")
+        if batch == 1:
+            return client.submit(
+                summarize_one, todo[span[0]], key=key, retries=retries, pure=False, **kwargs
+            )
+        return client.submit(
+            summarize_batch,
+            todo[span[0] : span[1]],
+            key=key.replace("summarize_one-", "summarize_batch-"),
+            retries=retries,
+            pure=False,
+            **kwargs,
+        )
+
+    if batch == 1:
+        futures = client.map(
+            summarize_one,
+            todo,
+            key=[f"{prefix}-{i}" for i in range(len(todo))],
+            retries=retries,
+            pure=False,
+            **kwargs,
+        )
+    else:
+        futures = [submit(span, 0) for span in spans]
+    index = {f.key: n for n, f in enumerate(futures)}
     bar = show and sys.stdout.isatty() and sys.stderr.isatty()
     held: list[Any] = []
     if bar:
@@ -693,44 +791,41 @@ def _run(
         )
         drawing.start()
     plain = _Progress(len(todo), show and not bar)
-    pending = as_completed(futures)
+    # with_results: the results are fetched in the client's event loop as tasks finish, many
+    # at a time, not one round trip per result from this thread.
+    pending = as_completed(futures, with_results=True, raise_errors=False)
     del futures  # from here on the client holds only the futures still running
     results: list[Optional[dict[str, Any]]] = [None] * len(todo)
-    attempts = [0] * len(todo)
+    attempts = [0] * len(spans)
     done = 0
-    for future in pending:
-        i = index.pop(future.key)
-        result: Optional[dict[str, Any]] = None
+    for future, value in pending:
+        n = index.pop(future.key)
+        first, stop = spans[n]
+        got: Optional[list[dict[str, Any]]] = None
         failure: Optional[BaseException] = None
-        if future.status == "finished":
-            try:
-                result = future.result()
-            except Exception as exc:  # noqa: BLE001 - lost between finishing and gathering
-                failure = exc
+        if isinstance(value, BaseException):  # CancelledError
+            failure = value
+        elif isinstance(value, tuple) and len(value) == 3 and isinstance(value[1], BaseException):
+            failure = value[1]  # an erred task, as (type, exception, traceback): KilledWorker
+        elif batch == 1 and isinstance(value, dict):
+            got = [value]
+        elif batch > 1 and isinstance(value, list) and len(value) == stop - first:
+            got = value
         else:
-            try:
-                failure = future.exception()
-            except Exception as exc:  # noqa: BLE001 - cancelled
-                failure = exc
-        future.release()
-        if result is None:
-            if attempts[i] < retries:
-                attempts[i] += 1
-                again = client.submit(
-                    summarize_one,
-                    todo[i],
-                    key=f"{prefix}-{i}-retry{attempts[i]}",
-                    retries=retries,
-                    pure=False,
-                    **kwargs,
-                )
-                index[again.key] = i
+            failure = RuntimeError(f"unexpected task result {type(value).__name__}")
+        del future, value  # the last reference: the result is released on the cluster
+        if got is None:
+            if attempts[n] < retries:
+                attempts[n] += 1
+                again = submit(spans[n], attempts[n])
+                index[again.key] = n
                 pending.add(again)
                 continue
-            result = _lost_result(todo[i], failure, attempts[i] + 1)
-        results[i] = result
-        done += 1
-        plain.tick(done, result["trace"].get("error") is not None)
+            got = [_lost_result(todo[i], failure, attempts[n] + 1) for i in range(first, stop)]
+        for i, result in zip(range(first, stop), got):
+            results[i] = result
+            done += 1
+            plain.tick(done, result["trace"].get("error") is not None)
     if bar:
         drawing.join(timeout=5)  # its last frame, before anything else is printed
     del held
@@ -1145,6 +1240,7 @@ def _parser(command: str) -> argparse.ArgumentParser:
         p.add_argument(
             "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="skip larger inputs"
         )
+        p.add_argument("--batch", type=int, default=1, help="traces per task (default 1)")
         p.add_argument("--no-progress", action="store_true", help="no progress output")
         return p
     p = argparse.ArgumentParser(
@@ -1195,6 +1291,7 @@ def _cli_fleet(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             retries=args.retries,
             max_bytes=args.max_bytes,
+            batch=args.batch,
         )
         elapsed = time.perf_counter() - started
     finally:

@@ -53,7 +53,9 @@ def make_jobs(root: Path, count: int = GOOD, corrupt: bool = True) -> list[str]:
         scenario = SCENARIOS[i % len(SCENARIOS)]
         files = _trace_files(scenario)
         job = root / "jobs" / f"job-{i:03d}"
-        form = i % 3 if len(files) == 1 else 1
+        # one file: the file, its TORCH_TRACE folder, a rank folder in turn; several ranks:
+        # the TORCH_TRACE folder, or the job folder with one rank_N folder per rank
+        form = i % 3 if len(files) == 1 else 1 + 2 * ((i // len(SCENARIOS)) % 2)
         if form == 0:  # the file itself
             job.mkdir(parents=True)
             shutil.copy(files[0], job)
@@ -63,10 +65,15 @@ def make_jobs(root: Path, count: int = GOOD, corrupt: bool = True) -> list[str]:
             for f in files:
                 shutil.copy(f, job / "trace")
             paths.append(str(job / "trace"))
-        else:  # a rank folder
+        elif form == 2:  # a rank folder
             (job / "rank_0").mkdir(parents=True)
             shutil.copy(files[0], job / "rank_0")
             paths.append(str(job / "rank_0" / files[0].name))
+        else:  # the job's folder, a rank_N folder per rank
+            for r, f in enumerate(files):
+                (job / f"rank_{r}").mkdir(parents=True)
+                shutil.copy(f, job / f"rank_{r}")
+            paths.append(str(job))
     if corrupt:
         paths.extend(make_corrupt(root, count))
     return paths
@@ -150,8 +157,10 @@ def test_serial_rows(jobs: list[str], serial: Fleet) -> None:
     assert (good["compiles"] > 0).all()
     # ranks: the rank_0 layout, the two-rank folder
     assert (t.loc[t["path"].str.contains("/rank_0/"), "rank"] == 0).all()
-    gloo = t[t["path"].str.endswith("/trace") & (t["ranks"] == 2)]
-    assert len(gloo) > 0 and gloo["rank"].isna().all()
+    gloo = t[t["ranks"] == 2]
+    assert gloo["rank"].isna().all() and (gloo["compiles"] == 2).all()
+    assert gloo["path"].str.endswith("/trace").any()  # the TORCH_TRACE folder
+    assert gloo["path"].str.match(r".*/job-\d+$").any()  # the job folder of rank_N folders
     # the example: 6 compiles, 1 recompile, 1 graph break, 1 failure
     ex = good[good["top_rules"].str.startswith("failure,data-dependent")].iloc[0]
     assert (ex["compiles"], ex["recompiles"], ex["graph_breaks"], ex["failures"]) == (6, 1, 1, 1)
@@ -204,10 +213,13 @@ def test_fsspec_urls(tmp_path: Path) -> None:
     mem.pipe(f"/fleet-test/example/{local_file.name}", local_file.read_bytes())
     for f in _trace_files("two_ranks_gloo"):
         mem.pipe(f"/fleet-test/{local_dir.name}/{f.name}", f.read_bytes())
+    for r, f in enumerate(_trace_files("two_ranks_gloo")):
+        mem.pipe(f"/fleet-test/ranked/{local_dir.name}/rank_{r}/{f.name}", f.read_bytes())
     mem.pipe("/fleet-test/empty/notes.txt", b"no trace here")
     try:
         same(f"memory://fleet-test/example/{local_file.name}", str(local_file))
         same(f"memory://fleet-test/{local_dir.name}", str(local_dir))
+        same(f"memory://fleet-test/ranked/{local_dir.name}", str(local_dir))
         assert fleet.expand_paths("memory://fleet-test/ex*/*.zst") == [
             f"memory:///fleet-test/example/{local_file.name}"
         ]
@@ -220,6 +232,23 @@ def test_fsspec_urls(tmp_path: Path) -> None:
         mem.rm("/fleet-test", recursive=True)
 
 
+SHARED = REPO.parent / "shared" / "traces"
+
+
+def test_shared_traces() -> None:
+    """The torch 2.11 H200 traces (CUDA programs, the scenario suite) and the tlparse corpus:
+    every trace folder or file reads, with compiles."""
+    if not SHARED.is_dir():
+        pytest.skip(f"no shared traces at {SHARED}")
+    paths = fleet.expand_paths(str(SHARED / "torch-2.11-h200" / "*" / "*") + "/")  # folders
+    paths += fleet.expand_paths(str(SHARED / "tlparse" / "tests" / "inputs" / "*"))
+    result = Fleet.from_results(summarize_one(p) for p in paths)
+    assert len(result) > 30
+    assert result.errors.empty, result.errors.to_string()
+    two = result.traces[result.traces["job"] == "distributed_two_ranks"]
+    assert list(two["ranks"]) == [2] and two["rank"].isna().all()
+
+
 # --- the scan ----------------------------------------------------------------------------
 
 
@@ -228,6 +257,7 @@ def test_scan_equals_serial(client: Any, jobs: list[str], serial: Fleet) -> None
     assert_same(result, serial)
     assert len(result.errors) == 5
     assert "200 traces" in repr(result) and "(5 unreadable)" in repr(result)
+    assert_same(scan(jobs, client, progress=False, batch=16), serial)
 
 
 def test_scan_survives_a_killed_worker(
