@@ -87,9 +87,11 @@ ContentGuess classifyContent(std::string_view head)
         return { ContentKind::Empty, "empty" };
     if (const char* name = magicName(head))
         return { ContentKind::Binary, name };
-    if (looksBinary(head))
-        return { ContentKind::Binary, "binary data, not text" };
-    if (logs::looksLikeTorchLogs(head))
+    // A NUL or other control bytes make binary data, unless TORCH_TRACE header lines are among
+    // them: a trace with a damaged stretch (a zero-filled block left by a crash, a line of
+    // garbage) still loads, with the bad lines said.
+    const bool binary = looksBinary(head);
+    if (!binary && logs::looksLikeTorchLogs(head))
         return { ContentKind::TorchLogs, "TORCH_LOGS text" };
 
     // Any header line makes a trace, wherever it is: a trace whose start was damaged or cut
@@ -107,11 +109,13 @@ ContentGuess classifyContent(std::string_view head)
             continue;
         if (line.front() == '\t')
             ++payloadLines;
-        else if (parseGlogPrefix(line))
+        else if (parseGlogPrefix(line) && (!binary || line.find("] {") != std::string_view::npos))
             return { ContentKind::TorchTrace, "a TORCH_TRACE log" };
         else
             ++otherLines;
     }
+    if (binary)
+        return { ContentKind::Binary, "binary data, not text" };
     if (payloadLines > 0 && payloadLines >= otherLines)
         return { ContentKind::TorchTrace, "payload lines of a TORCH_TRACE log" };
 

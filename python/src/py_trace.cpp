@@ -2,6 +2,8 @@
 
 #include "core/io/input_buffer.h"
 
+#include <algorithm>
+
 namespace dynascope::py {
 
 TraceHandle::TraceHandle(
@@ -81,6 +83,20 @@ LoadOutcome loadRequest(const LoadRequest& request)
         inputs = request.paths;
         result = load(request.paths, options);
     }
+    // A path the caller named that could not be read at all is an error, as open() would make
+    // it: a typo must not pass as a smaller trace.
+    for (const Diagnostic& d : result.errors)
+        if (std::find(request.paths.begin(), request.paths.end(), d.file) != request.paths.end())
+            out.errors.push_back(d);
+    if (!out.errors.empty())
+        return out;
+    // Some input read: the trace, with the files of a named folder that could not be read among
+    // its diagnostics (the CLI exits 2 for those, after printing them; Python keeps what parsed).
+    if (result.trace && !result.trace->records.empty()) {
+        out.trace = std::make_shared<TraceHandle>(
+            std::move(result.trace), std::move(inputs), request.verify);
+        return out;
+    }
     out.errors = std::move(result.errors);
     // Nothing to analyse: every input is empty, cut before its first record, or not a trace.
     // The CLI prints the counts of such a load (all zero); Python raises, with what was found.
@@ -99,10 +115,7 @@ LoadOutcome loadRequest(const LoadRequest& request)
             }
         }
     }
-    if (out.errors.empty() && result.trace)
-        out.trace = std::make_shared<TraceHandle>(
-            std::move(result.trace), std::move(inputs), request.verify);
-    else if (out.errors.empty()) {
+    if (out.errors.empty()) {
         Diagnostic d;
         d.severity = Severity::Error;
         d.message = "nothing could be read";

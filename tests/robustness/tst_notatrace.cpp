@@ -89,6 +89,17 @@ private Q_SLOTS:
                 8),
             ContentKind::Binary, "ELF");
         row("zeros", std::string(4096, '\0'), ContentKind::Binary, "binary");
+        // A trace with a damaged stretch is still a trace: a block of zeros a crash left, a line
+        // with a NUL in it. Binary data with a line that only looks like a glog prefix is not.
+        const std::string header = "V1201 23:57:03.518000 25401 torch/_dynamo/utils.py:2350] "
+                                   "{\"dynamo_start\": {}, \"frame_id\": 0}\n";
+        row("trace with zeros", header + std::string(8192, '\0') + "\n" + header,
+            ContentKind::TorchTrace, "TORCH_TRACE");
+        row("trace with a NUL line", header + std::string("garbage\0line\n", 13) + header,
+            ContentKind::TorchTrace, "TORCH_TRACE");
+        row("binary with a prefix-like line",
+            std::string(4096, '\0') + "\nI0101 00:00:00.000000 1 x.py:1] not json\n",
+            ContentKind::Binary, "binary");
     }
     void classifies()
     {
