@@ -3,7 +3,9 @@
 #
 #   bash scripts/run-tests.sh [--preset dev|ci|asan|fuzz] [CTEST ARGS...]
 #
-# Without --preset: preset dev (ci when CI=true), built by scripts/build.sh into build/.
+# Without --preset: preset dev (ci when CI=true), built by scripts/build.sh into build/; then the
+# Python package's tests (scripts/run-python-tests.sh: pip install ., the repaired wheel, pytest;
+# DYNASCOPE_SKIP_PYTHON=1 leaves them out), run whether or not ctest passed.
 # --preset asan: the whole suite built with AddressSanitizer + UndefinedBehaviorSanitizer (g++,
 #   build-asan/), run with the options and suppressions of tests/sanitizers/.
 # --preset fuzz: the libFuzzer target (clang, build-fuzz/) and its bounded CTest run (label fuzz);
@@ -27,7 +29,12 @@ case "$preset" in
     bash scripts/build.sh
     preset=dev
     [ "${CI:-}" = "true" ] && preset=ci
-    ctest --preset "$preset" -j "$jobs" "$@"
+    rc=0
+    ctest --preset "$preset" -j "$jobs" "$@" || rc=$?
+    if [ "${DYNASCOPE_SKIP_PYTHON:-}" != 1 ]; then
+      bash scripts/run-python-tests.sh || rc=1
+    fi
+    exit $rc
     ;;
   asan)
     cmake --preset asan >/dev/null

@@ -4,6 +4,10 @@
 #   --fuzz     also clang with libFuzzer and its sanitizer runtimes (the `fuzz` preset)
 #   --pytorch  also what scripts/run-pytorch-suite.sh needs: python3 with venv, and the Python
 #              headers and g++ that Inductor compiles its C++ kernels with
+#   --python   also what the Python package needs (scripts/run-python-tests.sh): python3 with
+#              venv and its headers; the rest (scikit-build-core, nanobind, pytest, ...) comes
+#              from PyPI into virtual environments
+#   --bare-root  also debootstrap, for the check of the wheel on a bare Debian 12 root
 set -euo pipefail
 
 packages=(
@@ -18,7 +22,8 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --fuzz) packages+=(clang libclang-rt-dev) ;;
-    --pytorch) packages+=(python3 python3-venv python3-dev) ;;
+    --pytorch | --python) packages+=(python3 python3-venv python3-dev) ;;
+    --bare-root) packages+=(debootstrap) ;;
     *) echo "setup: unknown option $arg" >&2; exit 1 ;;
   esac
 done

@@ -23,7 +23,8 @@ class TraceError(ValueError):
         self.problems = [dict(p) for p in problems]
         first = self.problems[0] if self.problems else {"file": "", "line": 0, "message": ""}
         self.path = str(first.get("file", ""))
-        self.line = int(first.get("line", 0))
+        line = first.get("line", 0)
+        self.line = line if isinstance(line, int) else 0
         super().__init__("\n".join(_format(p) for p in self.problems) or "nothing could be read")
 
 

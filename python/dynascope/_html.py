@@ -18,7 +18,8 @@ _COLOUR = {"error": "#D55E00", "warning": "#E69F00", "note": "#56B4E9"}
 _STYLE = (
     "<style>.dynascope{font-family:sans-serif;font-size:13px;line-height:1.4}"
     ".dynascope table{border-collapse:collapse;margin:4px 0}"
-    ".dynascope td,.dynascope th{padding:2px 10px 2px 0;text-align:left;vertical-align:top}"
+    ".dynascope td,.dynascope th{padding:2px 10px 2px 0;text-align:left !important;"
+    "vertical-align:top}"
     ".dynascope pre{white-space:pre-wrap;margin:4px 0;font-size:12px}"
     ".dynascope .dim{opacity:.7}</style>"
 )
@@ -65,6 +66,7 @@ def trace_html(trace: "Trace") -> str:
     compile_us = sum(c.get("duration_us") or 0 for c in summary["compiles"])
     totals = [
         ("inputs", ", ".join(trace.inputs)),
+        ("PyTorch", trace.torch_version or "not in the trace"),
         ("files", str(t["files"])),
         ("compiles", str(t["compiles"])),
         ("recompiles", str(t["recompiles"])),

@@ -37,7 +37,7 @@ def _require(module: str, extra: str) -> Any:
 
 def to_pandas(name: str, columns: dict[str, list[Any]]) -> "pandas.DataFrame":
     pd = _require("pandas", "pandas")
-    frame = pd.DataFrame(columns)
+    frame: "pandas.DataFrame" = pd.DataFrame(columns)
     for col in frame.columns:
         if col in _NULLABLE_INT:
             frame[col] = frame[col].astype("Int64")
@@ -53,4 +53,5 @@ def to_arrow(name: str, columns: dict[str, list[Any]]) -> "pyarrow.Table":
             arrays[col] = pa.array(values, type=pa.int64())
         else:
             arrays[col] = pa.array(values)
-    return pa.table(arrays, metadata={"dynascope_table": name})
+    table: "pyarrow.Table" = pa.table(arrays, metadata={"dynascope_table": name})
+    return table

@@ -1,5 +1,5 @@
-"""dynascope.fleet: the map step, the Dask scan (serial-equal, corrupt inputs, a worker killed
-mid-scan), compare(), the command line and fsspec inputs.
+"""dynascope.fleet: the map step, the Dask scan (serial-equal one trace a task and batched,
+corrupt inputs, a worker killed mid-scan), compare(), the command line and fsspec inputs.
 
 One LocalCluster of two worker processes on the loopback serves the whole module. The traces
 are copies of the committed scenario recordings (tests/scenarios/recorded/torch-2.13.0).
@@ -252,25 +252,59 @@ def test_shared_traces() -> None:
 # --- the scan ----------------------------------------------------------------------------
 
 
-def test_scan_equals_serial(client: Any, jobs: list[str], serial: Fleet) -> None:
-    result = scan(jobs, client, progress=False)
+def test_auto_batch() -> None:
+    """scan(batch=None): at least 8 tasks per worker thread, at most 20 traces a task."""
+    auto = fleet._cluster._auto_batch
+    assert [auto(n, 2) for n in (1, 15, 16, 31, 32, 100, 200, 300, 320, 1000)] == [
+        1, 1, 1, 1, 2, 6, 12, 18, 20, 20
+    ]  # fmt: skip
+    assert auto(100_000, 128) == 20 and auto(1_000, 128) == 1 and auto(5_000, 0) == 20
+    for n in range(1, 2000, 7):
+        for threads in (1, 2, 8, 32):
+            b = auto(n, threads)
+            assert 1 <= b <= 20
+            assert b == 1 or -(-n // b) >= 8 * threads  # tasks per thread
+
+
+def test_scan_equals_serial(
+    client: Any, jobs: list[str], serial: Fleet, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = scan(jobs, client)  # batch=None: 200 traces on 2 threads, 12 a task
+    assert "200 traces in 17 tasks of up to 12" in capsys.readouterr().err
     assert_same(result, serial)
     assert len(result.errors) == 5
     assert "200 traces" in repr(result) and "(5 unreadable)" in repr(result)
+    assert_same(scan(jobs, client, progress=False, batch=1), serial)  # one task per trace
     assert_same(scan(jobs, client, progress=False, batch=16), serial)
 
 
+@pytest.mark.parametrize("batch", [1, None])
 def test_scan_survives_a_killed_worker(
-    client: Any, jobs: list[str], serial: Fleet, tmp_path: Path
+    client: Any, jobs: list[str], serial: Fleet, tmp_path: Path, batch: int | None
 ) -> None:
+    # the first task to start of those whose first trace is 100-199, once
     marker = tmp_path / "killed"
-    client.register_plugin(KillOnKey(r"-100$", str(marker)), name="kill-once")
+    client.register_plugin(KillOnKey(r"-1\d\d$", str(marker)), name="kill-once")
     try:
-        result = scan(jobs, client, progress=False, retries=2)
+        result = scan(jobs, client, progress=False, retries=2, batch=batch)
     finally:
         client.unregister_worker_plugin("kill-once")
     assert marker.exists(), "no worker was killed"
+    assert ("summarize_batch-" in marker.read_text()) == (batch is None)
     assert_same(result, serial)
+
+
+def test_map_functions_pickle_by_reference() -> None:
+    """Dask, Spark and Ray ship the map step by name: dynascope.fleet.summarize_one."""
+    import pickle
+
+    for fn in (summarize_one, fleet.summarize_batch):
+        for dumps in (pickle.dumps, cloudpickle.dumps):
+            data = dumps(fn)
+            assert b"dynascope.fleet" in data and fn.__name__.encode() in data
+            assert b"_rows" not in data and len(data) < 200, data
+            assert pickle.loads(data) is fn
+    assert summarize_one.__module__ == "dynascope.fleet"
 
 
 def test_scan_gives_up_on_a_task_that_always_kills(client: Any, jobs: list[str]) -> None:
@@ -285,6 +319,22 @@ def test_scan_gives_up_on_a_task_that_always_kills(client: Any, jobs: list[str])
     assert lost["error_type"] == "KilledWorker"
     assert jobs[0] in lost["error"] and "lost 2 time(s)" in lost["error"]
     assert result.findings.empty
+
+
+def test_a_lost_batch_comes_back_one_trace_a_task(
+    client: Any, jobs: list[str], serial: Fleet
+) -> None:
+    # One task of 4 traces that kills its worker every time it runs as a batch: with one retry,
+    # all 4 are read, because the retry is one task per trace (a batch again would be lost).
+    # One task, so that no other is on the dying worker by chance.
+    client.register_plugin(KillOnKey(r"^summarize_batch-.*-0(-retry\d+)?$"), name="kill-batch")
+    try:
+        result = scan(jobs[:4], client, progress=False, retries=1, batch=4)
+    finally:
+        client.unregister_worker_plugin("kill-batch")
+    assert result.errors.empty, result.errors.to_string()
+    want = serial.traces.iloc[:4].drop(columns="load_s")
+    assert_frame_equal(result.traces.drop(columns="load_s"), want)
 
 
 # --- the tables --------------------------------------------------------------------------
