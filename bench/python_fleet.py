@@ -10,6 +10,10 @@ of 1 to 10 MB from dynascope-bench --keep, and 8-rank folders from dynascope-fix
 1,000 jobs take the disk of a few dozen traces; the page cache holds them all, so the figures
 are parsing and analysis, not disk). Half the jobs are recordings (16-90 KB .zst), 40% a
 synthetic trace (1-11 MB, cycling through the sizes), 10% an 8-rank folder (about 210 KB).
+
+The runs: a serial loop of summarize_one; for each --workers size, scan() with its automatic
+batch and with batch=1 (one task per trace); with the most workers, scan(batch=--batch) and
+batch=1 on a plain LocalCluster (Dask's MALLOC_TRIM_THRESHOLD_ on the workers).
 """
 
 from __future__ import annotations
@@ -124,10 +128,15 @@ def reset_peak() -> bool:
 
 
 def bench_cluster(
-    paths: list[str], workers: int, serial_s: float, dask_env: bool = False, batch: int = 1
+    paths: list[str],
+    workers: int,
+    serial_s: float,
+    dask_env: bool = False,
+    batch: int | None = None,
 ) -> dict[str, Any]:
-    """scan(batch=) on fleet.local_client(workers); ``dask_env``: a plain LocalCluster
-    instead, whose workers get Dask's MALLOC_TRIM_THRESHOLD_=65536."""
+    """scan(batch=) on fleet.local_client(workers) (batch None: scan's automatic choice);
+    ``dask_env``: a plain LocalCluster instead, whose workers get Dask's
+    MALLOC_TRIM_THRESHOLD_=65536."""
     import distributed
 
     from dynascope import fleet
@@ -146,6 +155,9 @@ def bench_cluster(
         client.run(lambda: __import__("dynascope.fleet"))
         before = client.run(worker_memory)
         client.run(reset_peak)
+        threads = sum(client.nthreads().values())
+        # what scan(batch=None) picks (its private rule; the bench only reports it)
+        chosen = fleet._cluster._auto_batch(len(paths), threads) if batch is None else batch
         t0 = time.perf_counter()
         result = fleet.scan(paths, client, progress=False, batch=batch)
         wall = time.perf_counter() - t0
@@ -157,7 +169,9 @@ def bench_cluster(
     return {
         "workers": workers,
         "dask_malloc_env": dask_env,
-        "batch": batch,
+        "batch": "auto" if batch is None else batch,
+        "traces_per_task": chosen,
+        "tasks": -(-len(paths) // chosen),
         "start_s": round(start_s, 2),
         "scan_s": round(wall, 2),
         "traces_per_s": round(len(paths) / wall, 1),
@@ -165,6 +179,7 @@ def bench_cluster(
         "rss_idle_mb": [round(m["VmRSS"], 1) for m in before.values()],
         "peak_rss_mb": [round(p, 1) for p in peaks],
         "errors": errors,
+        "load_average": round(os.getloadavg()[0], 2),
     }
 
 
@@ -214,7 +229,9 @@ def main() -> int:
     ap.add_argument("--fixtures", help="dynascope-fixtures (default build/bin/...)")
     ap.add_argument("--json", help="also write the figures there")
     ap.add_argument("--batch", type=int, default=10,
-                    help="one more run, most workers, scan(batch=N) (1: none)")  # fmt: skip
+                    help="one more run, most workers, scan(batch=N) (0: none)")  # fmt: skip
+    ap.add_argument("--no-one-per-task", dest="one_per_task", action="store_false",
+                    help="skip the runs with scan(batch=1)")  # fmt: skip
     ap.add_argument("--no-dask-env", dest="dask_env", action="store_false",
                     help="skip the run with Dask's default worker environment")  # fmt: skip
     args = ap.parse_args()
@@ -232,7 +249,8 @@ def main() -> int:
         total += (sum(f.stat().st_size for f in q.iterdir()) if q.is_dir() else q.stat().st_size)
     log(f"inputs: {len(paths)} jobs, {total / 1e6:.0f} MB on disk (made or found in "
         f"{time.perf_counter() - t0:.1f} s, {data})")  # fmt: skip
-    log(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
+    load_start = round(os.getloadavg()[0], 2)
+    log(f"machine: {os.cpu_count()} cores, load average {load_start:.2f}; "
         f"dynascope {dynascope.__version__}, Python {sys.version.split()[0]}")  # fmt: skip
 
     # warm the page cache and the imports, then the serial figure
@@ -277,8 +295,14 @@ def main() -> int:
     del rows, table
 
     sizes = [int(x) for x in args.workers.split(",") if x]
-    runs = [(w, False, 1) for w in sizes]
-    if sizes and args.batch > 1:
+    # per size: scan's default (batch=None) and one task per trace; then, most workers, a
+    # fixed batch and Dask's own worker environment (one task per trace, as before)
+    runs: list[tuple[int, bool, int | None]] = []
+    for w in sizes:
+        runs.append((w, False, None))
+        if args.one_per_task:
+            runs.append((w, False, 1))
+    if sizes and args.batch > 0:
         runs.append((max(sizes), False, args.batch))
     if sizes and args.dask_env:
         runs.append((max(sizes), True, 1))
@@ -286,11 +310,11 @@ def main() -> int:
         c = bench_cluster(paths, w, serial_s, dask_env, batch)
         figures["clusters"].append(c)
         how = "plain LocalCluster (Dask's MALLOC_TRIM_THRESHOLD_)" if dask_env else "local_client"
-        how += f", batch {batch}" if batch > 1 else ""
+        how += f", batch {c['batch']} ({c['tasks']} tasks of up to {c['traces_per_task']})"
         log(f"{how}, {w} worker(s): scan {c['scan_s']} s, {c['traces_per_s']} traces/s, "
             f"{c['speedup_over_serial']}x serial (start {c['start_s']} s, not counted); "
             f"worker RSS idle {c['rss_idle_mb']} MB, peak {c['peak_rss_mb']} MB; "
-            f"{c['errors']} errors")  # fmt: skip
+            f"{c['errors']} errors; load average {c['load_average']}")  # fmt: skip
 
     synthetic = [p for p in paths if "_bench" in os.path.basename(p)][: args.threads_traces]
     th = bench_threads(synthetic, args.rounds)
@@ -300,6 +324,7 @@ def main() -> int:
         f"{th['load_2_threads_s']} s ({th['load_speedup']}x); summarize_one 1 thread "
         f"{th['summarize_1_thread_s']} s, 2 threads {th['summarize_2_threads_s']} s "
         f"({th['summarize_speedup']}x)")  # fmt: skip
+    figures["load_average_start"] = load_start
     figures["load_average_end"] = round(os.getloadavg()[0], 2)
     log(json.dumps(figures))
     if args.json:

@@ -120,8 +120,8 @@ def scan(
     of memory) is run again up to ``retries`` times; a task of several traces comes back as
     one task per trace, so that a trace that always kills its worker takes only its own row
     down. Still lost, the trace gets an error row: the scan never fails because of one trace.
-    ``progress`` shows Dask's progress bar in a terminal, else a line on stderr every 10%, and
-    prints the dashboard's link and the tasks' count when there is one.
+    ``progress`` prints the number of tasks and, when there is one, the dashboard's link, then
+    shows Dask's progress bar in a terminal, else a line on stderr every 10%.
 
     ``batch`` is the traces per task. ``None`` (the default) chooses it from the number of
     traces and the cluster's worker threads when the scan starts: as many as still leaves at
