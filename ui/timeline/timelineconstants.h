@@ -1,5 +1,5 @@
-// Constants and small helpers shared by the timeline view's files (timelineview.cpp,
-// timelinepaint.cpp, timelineinput.cpp).
+// Constants and small helpers shared by the timeline's files (the view, its viewport, scene and
+// render passes).
 #pragma once
 
 #include <QColor>

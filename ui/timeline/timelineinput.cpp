@@ -25,8 +25,8 @@ void TimelineView::wheelEvent(QWheelEvent* event)
     const QPoint delta = event->angleDelta();
     const double steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120.0;
     if (event->modifiers() & Qt::ControlModifier) {
-        const double anchor = xToTime(m_view, lanesWidth(), event->position().x() - labelWidth());
-        changeView(zoomAt(m_view, anchor, std::pow(0.8, steps), limits(), kMinSpanUs), false);
+        const double x = event->position().x() - areas().labelWidth;
+        viewMoved(m_viewport.zoomAroundX(x, std::pow(0.8, steps)));
     } else if ((event->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
         panByFraction(-steps * 0.1);
     } else {
@@ -39,19 +39,17 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::BackButton || event->button() == Qt::ForwardButton) {
-        if (event->button() == Qt::BackButton)
-            goBack();
-        else
-            goForward();
+        event->button() == Qt::BackButton ? goBack() : goForward();
         event->accept();
         return;
     }
     const QPoint pos = event->position().toPoint();
+    const TimelineAreas a = areas();
     if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)
-        && m_layout.hasTime() && pos.x() >= labelWidth() && pos.y() >= axisHeight()
-        && pos.y() < lanesRect().bottom()) {
+        && m_layout.hasTime() && pos.x() >= a.labelWidth && pos.y() >= a.axis.height()
+        && pos.y() < a.lanes.bottom()) {
         m_rangeDragging = true;
-        m_rangeAnchor = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
+        m_rangeAnchor = m_viewport.timeAt(pos.x() - a.labelWidth);
         selectDisplayRange(TimeRange { m_rangeAnchor, m_rangeAnchor });
         event->accept();
         return;
@@ -68,8 +66,9 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
     if (m_rangeDragging) {
-        const double t = std::clamp(
-            xToTime(m_view, lanesWidth(), pos.x() - labelWidth()), m_view.start, m_view.end);
+        const TimeRange view = m_viewport.view();
+        const double t
+            = std::clamp(viewport().timeAt(pos.x() - areas().labelWidth), view.start, view.end);
         selectDisplayRange(TimeRange { std::min(t, m_rangeAnchor), std::max(t, m_rangeAnchor) });
         return;
     }
@@ -81,7 +80,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
             m_lastDragPos = pos;
             setCursor(Qt::ClosedHandCursor);
             if (m_layout.hasTime())
-                changeView(panBy(m_view, -d.x() / lanesWidth() * m_view.span(), limits()), false);
+                viewMoved(viewport().panPixels(d.x()));
             m_vbar->setValue(m_vbar->value() - d.y());
             return;
         }
@@ -89,7 +88,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     const Hit hit = hitAt(pos);
     if (!(hit == m_hover)) {
         // Only the item that loses the hover and the one that gets it change.
-        const QRect dirty = hitRect(m_hover).united(hitRect(hit));
+        const QRect dirty = m_scene.rectOf(m_hover).united(m_scene.rectOf(hit));
         m_hover = hit;
         update(dirty.adjusted(-2, -2, 2, 2));
     }
@@ -103,10 +102,12 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event)
 {
+    const auto& range = m_passes.range.range();
     if (event->button() == Qt::LeftButton && m_rangeDragging) {
         m_rangeDragging = false;
         // A Shift+click without a drag (under 3 px) selects nothing.
-        if (m_range && m_range->span() / m_view.span() * lanesWidth() < 3)
+        const TimelineViewport& vp = viewport();
+        if (range && range->span() / vp.view().span() * vp.width() < 3)
             selectDisplayRange(std::nullopt);
         return;
     }
@@ -119,31 +120,29 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     }
     const QPoint pos = event->position().toPoint();
-    if (pos.x() < labelWidth() && lanesRect().contains(pos)) {
-        toggleLane(m_layout.rowAt(pos.y() - lanesRect().top() + m_vbar->value()));
+    const TimelineAreas a = areas();
+    if (pos.x() < a.labelWidth && a.lanes.contains(pos)) {
+        toggleLane(m_layout.rowAt(pos.y() - a.lanes.top() + m_vbar->value()));
         return;
     }
-    if (m_range && pos.x() >= labelWidth()) {
-        const double t = xToTime(m_view, lanesWidth(), pos.x() - labelWidth());
-        if (t < m_range->start || t > m_range->end)
+    if (range && pos.x() >= a.labelWidth) {
+        const double t = m_viewport.timeAt(pos.x() - a.labelWidth);
+        if (t < range->start || t > range->end)
             selectDisplayRange(std::nullopt); // a click outside the range drops it
     }
     const Hit hit = hitAt(pos);
     if (hit.kind == Hit::Kind::Gap) {
         if (event->modifiers() & Qt::AltModifier)
-            unfoldGap(hit.item); // Alt+click: this gap to scale
+            relayoutRows(unfoldedGap(m_layoutOptions, m_layout, hit.item)); // to scale
         return;
     }
     if (hit.kind == Hit::Kind::Folded) {
         // Zoom into the folded block so its items separate.
-        if (const FoldedSpan* f = cachedSpan(hit)) {
-            const double w = lanesWidth();
-            const double a = xToTime(m_view, w, f->x0 - 20), b = xToTime(m_view, w, f->x1 + 20);
-            changeView({ a, std::max(b, a + kMinSpanUs) }, true);
-        }
+        if (const FoldedSpan* f = m_scene.span(hit))
+            viewMoved(viewport().zoomToPixels(f->x0 - 20, f->x1 + 20));
         return;
     }
-    const uint32_t c = compileOf(hit);
+    const uint32_t c = m_scene.compileOf(hit);
     if (c != kNone) {
         m_clickSelecting = true; // what the user clicked is on screen: keep their zoom
         m_selection->setCurrent(c);
@@ -157,39 +156,32 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
     if (hit.kind != Hit::Kind::Span)
         return;
     const Span& s = m_layout.rows()[static_cast<size_t>(hit.row)].spans[hit.item];
-    const double pad = std::max((s.end - s.start) * 0.1, kMinSpanUs);
-    changeView({ s.start - pad, s.end + pad }, true);
+    viewMoved(viewport().fitSpan(s.start, s.end, s.end - s.start));
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
-    if (event->modifiers() & Qt::AltModifier) {
-        // The window's Back/Forward actions normally take these; a bare view handles them too.
-        if (event->key() == Qt::Key_Left || event->key() == Qt::Key_Right) {
-            if (event->key() == Qt::Key_Left)
-                goBack();
-            else
-                goForward();
-            event->accept();
-            return;
-        }
+    // The window's Back/Forward actions normally take Alt+Left/Right; a bare view handles them.
+    if ((event->modifiers() & Qt::AltModifier)
+        && (event->key() == Qt::Key_Left || event->key() == Qt::Key_Right)) {
+        event->key() == Qt::Key_Left ? goBack() : goForward();
+        event->accept();
+        return;
     }
+    const bool range = m_passes.range.range().has_value();
     switch (event->key()) {
     case Qt::Key_Escape:
-        if (!m_range) {
-            QWidget::keyPressEvent(event);
-            return;
-        }
-        selectDisplayRange(std::nullopt);
-        break;
     case Qt::Key_Z:
     case Qt::Key_Return:
     case Qt::Key_Enter:
-        if (!m_range) {
+        if (!range) {
             QWidget::keyPressEvent(event);
             return;
         }
-        zoomToSelectedRange();
+        if (event->key() == Qt::Key_Escape)
+            selectDisplayRange(std::nullopt);
+        else
+            zoomToSelectedRange();
         break;
     case Qt::Key_W:
     case Qt::Key_Plus:
@@ -209,10 +201,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         panByFraction(0.1);
         break;
     case Qt::Key_Up:
-        m_vbar->setValue(m_vbar->value() - m_layoutOptions.laneHeight);
-        break;
     case Qt::Key_Down:
-        m_vbar->setValue(m_vbar->value() + m_layoutOptions.laneHeight);
+        m_vbar->setValue(
+            m_vbar->value() + (event->key() == Qt::Key_Up ? -1 : 1) * m_layoutOptions.laneHeight);
         break;
     case Qt::Key_F:
         fitSelection();
