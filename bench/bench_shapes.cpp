@@ -17,8 +17,8 @@
 #include "bench/bench_util.h"
 
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
 #include "core/load/loader.h"
+#include "core/load/trace/file_builder.h"
 #include "core/synth/pathological.h"
 #include "core/synth/scale_trace.h"
 #include "core/writer/compress.h"

@@ -12,10 +12,15 @@
 #include "ui/compileselection.h"
 #include "ui/timeline/timelineview.h"
 
+#include "ui/mainwindow.h"
+
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QImage>
 #include <QMouseEvent>
 #include <QScrollBar>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
@@ -120,8 +125,64 @@ QImage paint(QWidget& w)
 
 } // namespace
 
-RenderFigures measureTimeline(
-    const std::shared_ptr<const Trace>& trace, uint64_t minSpans, int argc, char** argv)
+namespace {
+// The window opening `paths` (see RenderFigures::windowLoadMs), median of `runs` opens after one
+// warm-up; the stall is the longest of all the runs'.
+void measureWindowLoad(const std::vector<std::string>& paths, int runs, RenderFigures& out)
+{
+    ui::MainWindow::Options options;
+    options.persistSettings = false;
+    ui::MainWindow window(options);
+    window.resize(1600, 1000);
+    window.show();
+    QApplication::processEvents();
+    QStringList open;
+    for (const auto& p : paths)
+        open << QString::fromStdString(p);
+    std::vector<double> loads;
+    double stall = 0;
+    for (int run = 0; run <= runs; ++run) {
+        bool done = false;
+        QEventLoop loop;
+        auto conn = QObject::connect(&window, &ui::MainWindow::loadFinished, &loop, [&] {
+            done = true;
+            loop.quit();
+        });
+        QElapsedTimer clock;
+        qint64 last = 0;
+        double gap = 0;
+        QTimer tick;
+        tick.setInterval(2);
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            const qint64 now = clock.nsecsElapsed();
+            gap = std::max(gap, static_cast<double>(now - last) / 1e6);
+            last = now;
+        });
+        clock.start();
+        tick.start();
+        window.openPaths(open);
+        if (!done)
+            loop.exec();
+        const qint64 end = clock.nsecsElapsed();
+        gap = std::max(gap, static_cast<double>(end - last) / 1e6);
+        tick.stop();
+        QObject::disconnect(conn);
+        if (run == 0)
+            continue; // warm-up
+        loads.push_back(static_cast<double>(end) / 1e6);
+        stall = std::max(stall, gap);
+    }
+    out.windowLoadMs = percentile(loads, 0.5);
+    out.guiStallMs = stall;
+    std::fprintf(stderr,
+        "dynascope-bench: window: opening the trace took %.0f ms (median of %d) to the trace "
+        "shown; the GUI thread's longest stall meanwhile %.0f ms\n",
+        *out.windowLoadMs, runs, stall);
+}
+} // namespace
+
+RenderFigures measureTimeline(const std::shared_ptr<const Trace>& trace,
+    const std::vector<std::string>& paths, uint64_t minSpans, int argc, char** argv)
 {
     RenderFigures out;
     if (!trace)
@@ -232,6 +293,7 @@ RenderFigures measureTimeline(
         repaintHovers.size(), hovers.size(), hoverPaints, percentile(repaintHovers, 0.5),
         percentile(hovers, 0.5), percentile(hoverRenders, 0.5));
     view.hide();
+    measureWindowLoad(paths, 3, out);
     return out;
 }
 

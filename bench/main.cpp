@@ -12,6 +12,9 @@
 //   peak_rss_mb        the process's peak resident set while loading and after (the loads above,
 //                      one trace kept alive throughout): VmHWM, reset after the scan baseline
 //   render_*, hover_*  the timeline widget painting into a 1920x1080 QImage (bench_ui.cpp)
+//   findings_s         findFindings() on the loaded trace (what a face computes once per trace)
+//   window_load_ms, gui_stall_ms  the app's window opening the trace: to the trace shown with
+//                      its findings, and the GUI thread's longest stall meanwhile (bench_ui.cpp)
 //   app_first_paint_ms, example_shown_ms  the dynascope app as a child process (see measureApp)
 // Every time is the median of several runs after a warm-up run; the page cache is warm.
 // Figures are printed, never judged: the CTest test only checks that the line is complete.
@@ -20,6 +23,7 @@
 #include "bench/bench_md5.h"
 #include "bench/bench_shapes.h"
 #include "bench/bench_util.h"
+#include "core/analysis/findings.h"
 #include "core/io/input_buffer.h"
 #include "core/load/loader.h"
 #include "core/synth/scale_trace.h"
@@ -565,11 +569,26 @@ int main(int argc, char** argv)
     }
 
     const double peakRss = peakRssMb(); // the loads' (the timeline below paints into images)
-    std::optional<double> renderMedian, renderP95, hoverMedian;
+    std::optional<double> findingsS;
+    if (trace) {
+        std::vector<double> w;
+        size_t found = 0;
+        for (int i = 0; i < a.runs; ++i) {
+            auto t0 = Clock::now();
+            found = dynascope::findFindings(*trace).size();
+            w.push_back(seconds(Clock::now() - t0));
+        }
+        findingsS = median(w);
+        std::fprintf(stderr, "dynascope-bench: findings: %zu in %.3f s (median of %d)\n", found,
+            *findingsS, a.runs);
+    }
+    std::optional<double> renderMedian, renderP95, hoverMedian, windowLoad, guiStall;
 #ifdef DYNASCOPE_BENCH_UI
     if (a.ui) {
-        auto r = dynascope::bench::measureTimeline(trace, a.spans, argc, argv);
+        auto r = dynascope::bench::measureTimeline(trace, paths, a.spans, argc, argv);
         renderMedian = r.renderMsMedian;
+        windowLoad = r.windowLoadMs;
+        guiStall = r.guiStallMs;
         renderP95 = r.renderMsP95;
         hoverMedian = r.hoverMsMedian;
         if (r.renderMsMedian)
@@ -624,6 +643,7 @@ int main(int argc, char** argv)
                 "\"load_s\": %s, \"load_over_scan\": %s, \"parallel_load_s\": %s, "
                 "\"serial_load_s\": %s, \"verified_load_s\": %s, \"verified_over_load\": %s, "
                 "\"heap_mb_after_load\": %s, \"peak_rss_mb\": %s, "
+                "\"findings_s\": %s, \"window_load_ms\": %s, \"gui_stall_ms\": %s, "
                 "\"render_ms_median\": %s, \"render_ms_p95\": %s, \"hover_ms_median\": %s, "
                 "\"app_first_paint_ms\": %s, \"example_shown_ms\": %s, \"tlparse_s\": %s, "
                 "\"tlparse_file_load_s\": %s, \"tlparse_over_load\": %s}\n",
@@ -633,6 +653,7 @@ int main(int argc, char** argv)
         num(load, 4).c_str(), num(scanS > 0 ? load / scanS : std::optional<double>(), 2).c_str(),
         num(load, 4).c_str(), num(serial, 4).c_str(), num(verified, 4).c_str(),
         num(verifiedOverLoad, 2).c_str(), num(heapMb, 1).c_str(), num(peakRss, 1).c_str(),
+        num(findingsS, 3).c_str(), num(windowLoad, 0).c_str(), num(guiStall, 0).c_str(),
         num(renderMedian, 2).c_str(), num(renderP95, 2).c_str(), num(hoverMedian, 2).c_str(),
         num(firstPaint, 0).c_str(), num(exampleShown, 0).c_str(), num(tlparseS, 3).c_str(),
         num(loadFirstS, 4).c_str(), num(tlparseOverLoad, 1).c_str());

@@ -17,7 +17,7 @@
 #include "tests/support/heap_counter.h"
 
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
+#include "core/load/trace/file_builder.h"
 #include "core/writer/compress.h"
 
 #include <algorithm>

@@ -8,9 +8,10 @@
 #include "core/export/trace_subset.h"
 #include "core/io/input_buffer.h"
 #include "core/io/trace_source.h"
-#include "core/load/content_kind.h"
-#include "core/load/file_builder.h"
-#include "core/logs/torch_logs.h"
+#include "core/load/finish/append_trace.h"
+#include "core/load/logs/torch_logs.h"
+#include "core/load/trace/file_builder.h"
+#include "core/parse/content_kind.h"
 #include "core/report/bug_report.h"
 #include "core/report/diff_render.h"
 #include "core/report/findings_render.h"
@@ -341,24 +342,24 @@ void Checker::exerciseAccessors()
 // compile, plain and redacted, which must load again as the same compiles.
 void Checker::exerciseWriters()
 {
+    // Findings (their compiles in range, the documents written) and a diff of the trace with
+    // itself, which must find nothing.
+    const auto found = findFindings(m_t);
     ReportOptions ro;
     ro.verifyPayloads = false;
-    const Report report = buildReport(m_t, ro);
+    const Report report = buildReport(m_t, found, ro);
     for (auto format : { ReportFormat::Markdown, ReportFormat::Html, ReportFormat::Json })
         if (renderReport(report, format).empty())
             fail("empty report");
     for (uint32_t c = 0; c < m_t.compiles.size() && c < 4; ++c)
-        (void)bugReportMarkdown(m_t, c);
-    // Findings (their compiles in range, the documents written) and a diff of the trace with
-    // itself, which must find nothing.
-    const auto found = findFindings(m_t);
+        (void)bugReportMarkdown(m_t, c, found);
     for (const auto& f : found)
         for (uint32_t c : f.compiles)
             if (c >= m_t.compiles.size())
                 fail("a finding names compile " + std::to_string(c) + ", out of range");
     if (findingsJson(m_t, found).empty() || findingsText(found).empty())
         fail("empty findings document");
-    const TraceDiff self = diffTraces(m_t, m_t);
+    const TraceDiff self = diffTraces({ m_t, found }, { m_t, found });
     if (self.changedFrames() != 0 || !self.runChanges.empty())
         fail("a trace differs from itself: " + diffMarkdown(self, { { "a" }, { "a" } }));
     std::ostringstream chrome;

@@ -1,6 +1,5 @@
 #include "ui/mainwindow.h"
 
-#include "ui/backgroundjob.h"
 #include "ui/compare/comparecontroller.h"
 #include "ui/compilebrowser.h"
 #include "ui/compileselection.h"
@@ -22,7 +21,7 @@
 #include "ui/startpage.h"
 #include "ui/timeline/timelinenavigation.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/traceloadcontroller.h"
+#include "ui/tracesession.h"
 
 #include "core/run/probe_session.h"
 
@@ -64,11 +63,10 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent)
     , m_options(options)
-    , m_loader(new TraceLoadController(this))
-    , m_selection(new CompileSelection(this))
+    , m_session(new TraceSession(this))
     , m_recent(new RecentFiles(options.persistSettings, this))
-    , m_payloadCheck(new BackgroundJob(this))
 {
+    CompileSelection* selection = m_session->selection();
     initDynascopeResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/dynascope.svg")));
@@ -78,11 +76,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     m_startPage->setExampleAvailable(!exampleTracePath().isEmpty());
     m_startPage->setRecentFiles(m_recent->paths());
 
-    m_inspector = new InspectorView(m_selection, this); // follows the selection itself
+    m_inspector = new InspectorView(selection, this); // follows the selection itself
     m_centre = new QSplitter(Qt::Vertical, this);
     m_centre->setObjectName(QStringLiteral("centreSplitter"));
     m_centre->setChildrenCollapsible(false);
-    m_timeline = new TimelineView(m_selection, this);
+    m_timeline = new TimelineView(selection, this);
     m_centre->addWidget(m_timeline);
     m_centre->addWidget(m_inspector);
     m_centre->setStretchFactor(0, 3);
@@ -104,23 +102,14 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     setCentralWidget(central);
     connect(m_runsBar, &RunsBar::runChosen, this, &MainWindow::openRun);
     createDocks();
-    m_compare = new CompareController(this, m_centre);
+    m_compare = new CompareController(m_session, this, m_centre, m_timeline);
     createStatusBar();
-    m_recording = new RecordingUi(this, m_actions, m_stack, statusBar());
+    m_recording = new RecordingUi(m_session, this, m_actions, m_stack, m_recent);
     connectActions();
-    // The views follow the trace through traceChanged, in this order.
-    connect(this, &MainWindow::traceChanged, m_browser, &CompileBrowser::setTrace);
-    connect(this, &MainWindow::traceChanged, m_inspector, &InspectorView::setTrace);
-    connect(this, &MainWindow::traceChanged, m_timeline,
-        [this](const std::shared_ptr<const Trace>& trace) {
-            if (m_liveUpdate)
-                m_timeline->updateTrace(trace);
-            else
-                m_timeline->setTrace(trace);
-        });
-    // Toolbar, search, navigation history, exports and the report dock: they follow traceChanged.
-    new TimelineNavigation(this, m_actions, m_timeline, m_selection);
-    new ExportController(this, m_actions, m_timeline, m_selection);
+    connectSession();
+    // Toolbar, search, navigation history, exports and the report dock: they follow the session.
+    new TimelineNavigation(m_session, this, m_actions, m_timeline);
+    new ExportController(m_session, this, m_actions, m_timeline);
     updateTitle();
 
     resize(1600, 1000);
@@ -138,7 +127,7 @@ void MainWindow::createDocks()
 {
     auto* compilesDock = new QDockWidget(tr("Compiles"), this);
     compilesDock->setObjectName(QStringLiteral("compilesDock"));
-    m_browser = new CompileBrowser(m_selection, compilesDock);
+    m_browser = new CompileBrowser(m_session->selection(), compilesDock);
     compilesDock->setWidget(m_browser);
     addDockWidget(Qt::LeftDockWidgetArea, compilesDock);
 
@@ -147,7 +136,7 @@ void MainWindow::createDocks()
     splitDockWidget(compilesDock, m_diagnostics, Qt::Vertical);
 
     // Findings below the compiles, in front of the diagnostics: what is wrong comes first.
-    m_findings = new FindingsDock(m_selection, this);
+    m_findings = new FindingsDock(m_session->selection(), this);
     addDockWidget(Qt::LeftDockWidgetArea, m_findings);
     tabifyDockWidget(m_diagnostics, m_findings);
     // A finding's compiles are marked on the timeline (as search hits are) and the first is
@@ -162,11 +151,12 @@ void MainWindow::createDocks()
     m_actions->addDockToggle(compilesDock);
     m_actions->addDockToggle(m_findings);
     m_actions->addDockToggle(m_diagnostics);
-    auto* stackTrie = new StackTrieDock(m_selection, this);
+    auto* stackTrie = new StackTrieDock(m_session->selection(), this);
     addDockWidget(Qt::LeftDockWidgetArea, stackTrie);
     tabifyDockWidget(compilesDock, stackTrie);
     m_actions->addDockToggle(stackTrie);
-    connect(this, &MainWindow::traceChanged, stackTrie, &StackTrieDock::setTrace);
+    connect(m_session, &TraceSession::traceChanged, stackTrie,
+        [stackTrie](const std::shared_ptr<const Trace>& trace) { stackTrie->setTrace(trace); });
 
     m_probe = new ProbeDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_probe);
@@ -176,15 +166,16 @@ void MainWindow::createDocks()
     connect(m_probe, &ProbeDock::failed, this, [this](const QString& error) {
         statusBar()->showMessage(tr("Could not read the probe: %1").arg(error), 15000);
     });
-    connect(this, &MainWindow::loadFinished, m_probe, [this] {
-        m_probe->setOpenPaths(m_paths);
+    connect(m_session, &TraceSession::loadFinished, m_probe, [this] {
+        m_probe->setOpenPaths(m_session->paths());
         // A probe run that failed opens on its first failing compile (the Why tab shows it).
         const int row = m_probe->model()->openRow();
         const auto& rows = m_probe->report().rows;
-        if (row >= 0 && m_trace && m_selection->current() == kNone) {
+        const Trace* t = m_session->trace().get();
+        if (row >= 0 && t && !m_session->selection()->hasSelection()) {
             const uint32_t failing = rows[static_cast<size_t>(row)].failingCompile;
-            if (failing < m_trace->compiles.size())
-                m_selection->setCurrent(failing);
+            if (failing < t->compiles.size())
+                m_session->selection()->setCurrent(failing);
         }
     });
     connect(m_actions->focusFilter, &QAction::triggered, this, [this, compilesDock] {
@@ -211,14 +202,6 @@ void MainWindow::createStatusBar()
     m_loadTime = new QLabel(this);
     m_loadTime->setTextFormat(Qt::PlainText);
     m_loadTime->setForegroundRole(QPalette::PlaceholderText);
-    m_verifying = new QLabel(tr("checking payload hashes…"), this);
-    m_verifying->setObjectName(QStringLiteral("verifyingPayloads"));
-    m_verifying->setTextFormat(Qt::PlainText);
-    m_verifying->setForegroundRole(QPalette::PlaceholderText);
-    m_verifying->setToolTip(tr("Every payload is compared with its has_payload MD5, as "
-                               "dynascope-cli summary does; mismatches become diagnostics"));
-    m_verifying->hide();
-    statusBar()->addPermanentWidget(m_verifying);
     statusBar()->addPermanentWidget(m_loadTime);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -240,7 +223,7 @@ void MainWindow::connectActions()
     connect(m_actions->openExample, &QAction::triggered, this, &MainWindow::openExample);
     connect(m_actions->pasteLog, &QAction::triggered, this, &MainWindow::pasteFromClipboard);
     connect(m_actions->reload, &QAction::triggered, this, &MainWindow::reload);
-    connect(m_actions->cancelLoad, &QAction::triggered, m_loader, &TraceLoadController::cancel);
+    connect(m_actions->cancelLoad, &QAction::triggered, m_session, &TraceSession::cancel);
     connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
     connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
     connect(
@@ -274,48 +257,56 @@ void MainWindow::connectActions()
     connect(m_recent, &RecentFiles::changed, this,
         [this] { m_startPage->setRecentFiles(m_recent->paths()); });
     m_actions->openExample->setEnabled(!exampleTracePath().isEmpty());
-
-    connect(m_loader, &TraceLoadController::started, this,
-        [this](quint64, const QStringList& paths) { onLoadStarted(paths); });
-    connect(m_loader, &TraceLoadController::progress, this,
-        [this](quint64, double f, const QString& stage) { onLoadProgress(f, stage); });
-    connect(m_loader, &TraceLoadController::finished, this, &MainWindow::onLoadFinished);
-    connect(m_loader, &TraceLoadController::cancelled, this, [this] { onLoadCancelled(); });
 }
 
-namespace {
-// A rank finding's rule in a word or two, for the mark on the rank's row.
-QString rankFindingWord(const std::string& rule)
+void MainWindow::connectSession()
 {
-    if (rule == "straggler")
-        return QObject::tr("straggler");
-    if (rule == "rank-recompiles")
-        return QObject::tr("recompiles");
-    if (rule == "rank-graph-breaks")
-        return QObject::tr("graph breaks");
-    if (rule == "rank-failures")
-        return QObject::tr("failures");
-    if (rule == "rank-cache")
-        return QObject::tr("cache misses");
-    if (rule == "rank-only-compiles")
-        return QObject::tr("frames");
-    return QString::fromStdString(rule);
+    connect(m_session, &TraceSession::loadStarted, this, &MainWindow::onLoadStarted);
+    connect(m_session, &TraceSession::loadProgress, this, &MainWindow::onLoadProgress);
+    connect(m_session, &TraceSession::loadCancelled, this, &MainWindow::onLoadCancelled);
+    connect(m_session, &TraceSession::loadFinished, this, &MainWindow::onLoadFinished);
+    // The views follow the trace, in this order; the window last.
+    connect(m_session, &TraceSession::traceChanged, m_browser,
+        [this](const std::shared_ptr<const Trace>& trace) { m_browser->setTrace(trace); });
+    connect(m_session, &TraceSession::traceChanged, m_inspector,
+        [this](const std::shared_ptr<const Trace>& trace) { m_inspector->setTrace(trace); });
+    connect(m_session, &TraceSession::traceChanged, m_timeline,
+        [this](const std::shared_ptr<const Trace>& trace, TraceChange change) {
+            if (change == TraceChange::Live)
+                m_timeline->updateTrace(trace);
+            else
+                m_timeline->setTrace(trace);
+        });
+    connect(m_session, &TraceSession::traceChanged, this,
+        [this](
+            const std::shared_ptr<const Trace>&, TraceChange change) { onTraceChanged(change); });
+    connect(
+        m_session, &TraceSession::liveShown, this, [this](bool final, const QStringList& paths) {
+            m_loadTime->setText(final ? tr("followed live") : QString()); // "● live" says the rest
+            if (final)
+                for (const QString& p : paths)
+                    if (QFileInfo::exists(p))
+                        m_recent->add(p);
+        });
 }
-} // namespace
 
-void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
+void MainWindow::onTraceChanged(TraceChange)
 {
-    m_trace = std::move(trace);
-    // Nothing is selected while the views change; then every view gets the new trace.
-    m_selection->clear();
-    Q_EMIT traceChanged(m_trace);
-    m_runsBar->setTrace(m_trace.get(), m_runChoice);
-    m_allDiagnostics = m_trace ? m_trace->diagnostics : std::vector<Diagnostic> {};
-    m_diagnostics->setDiagnostics(m_allDiagnostics);
-    updateFindings();
-    m_stack->setCurrentWidget(m_trace ? static_cast<QWidget*>(m_centre) : m_startPage);
-    showDocks(m_trace != nullptr);
-    if (m_trace && !m_centreSized) {
+    const std::shared_ptr<const Trace>& trace = m_session->trace();
+    const TraceFacts* facts = m_session->facts().get();
+    m_runsBar->setTrace(trace.get(), m_session->runChoice());
+    m_diagnostics->setDiagnostics(m_session->diagnostics());
+    // The findings, worked out with the load: the panel, the Why tab's overview, the marks.
+    m_findings->setFindings(facts ? facts->findings : std::vector<Finding> {});
+    m_inspector->whyView()->setOverview(facts ? facts->overview : QString());
+    m_timeline->setFindingMarks(facts ? facts->findingMarks : std::unordered_map<uint32_t, int> {});
+    m_timeline->setRankMarks(
+        facts ? facts->rankMarks : std::unordered_map<uint32_t, TimelineView::RankMark> {});
+    if (trace)
+        m_findings->raise();
+    m_stack->setCurrentWidget(trace ? static_cast<QWidget*>(m_centre) : m_startPage);
+    showDocks(trace != nullptr);
+    if (trace && !m_centreSized) {
         // The first time the timeline shows, it gets three fifths of the height above the
         // inspector (at 1024x700 it had 150 px of lanes), once the layout has its size.
         m_centreSized = true;
@@ -324,102 +315,20 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace)
             m_centre->setSizes({ h * 3 / 5, h - h * 3 / 5 });
         });
     }
-    if (m_trace && !m_compilesRaised) { // the Compiles tab in front of the Stack trie at first
+    if (trace && !m_compilesRaised) { // the Compiles tab in front of the Stack trie at first
         m_compilesRaised = true;
         if (auto* compiles = findChild<QDockWidget*>(QStringLiteral("compilesDock")))
             compiles->raise();
     }
-    m_actions->reload->setEnabled(m_trace != nullptr);
-    m_actions->compareWith->setEnabled(m_trace != nullptr);
+    m_actions->reload->setEnabled(trace != nullptr);
+    m_actions->compareWith->setEnabled(trace != nullptr);
     m_summary->setText(summaryText());
     updateTitle();
-    startPayloadCheck();
-}
-
-void MainWindow::startPayloadCheck()
-{
-    m_payloadsVerified = false;
-    if (!m_trace) {
-        m_payloadCheck->cancel();
-        m_verifying->hide();
-        return;
-    }
-    m_verifying->show();
-    std::shared_ptr<const Trace> trace = m_trace;
-    m_payloadCheck->start<Trace::PayloadCheck>(
-        [trace](std::stop_token) { return trace->verifyPayloads(); },
-        [this, trace](JobOutcome<Trace::PayloadCheck> outcome) {
-            m_verifying->hide();
-            if (trace != m_trace)
-                return;
-            m_payloadsVerified = outcome.value.has_value();
-            if (outcome.value) {
-                for (Diagnostic& d : outcome.value->diagnostics)
-                    m_allDiagnostics.push_back(std::move(d));
-            } else {
-                m_allDiagnostics.push_back({ Severity::Warning, DiagnosticCode::Other,
-                    trace->files.empty() ? std::string() : trace->files.front().path, 0,
-                    "payload hashes were not checked: " + outcome.error.toStdString() });
-            }
-            updateDiagnostics();
-            Q_EMIT payloadsChecked();
-        });
-}
-
-void MainWindow::updateFindings()
-{
-    // Linear in the trace (core/analysis/findings.h): computed here, with the trace.
-    m_findings->setFindings(m_trace ? findFindings(*m_trace) : std::vector<Finding> {});
-    const auto& found = m_findings->model()->findings();
-    QString overview;
-    if (!found.empty()) {
-        overview = tr("What this trace shows, most costly first:");
-        for (size_t i = 0; i < std::min<size_t>(found.size(), 5); ++i)
-            overview += QStringLiteral("\n  %1. [%2] %3")
-                            .arg(i + 1)
-                            .arg(QString::fromLatin1(toString(found[i].severity)),
-                                QString::fromStdString(found[i].title));
-        if (found.size() > 5)
-            overview += tr("\n  … and %1 more in the Findings panel").arg(found.size() - 5);
-    }
-    m_inspector->whyView()->setOverview(overview);
-    // Warnings and errors are flagged on the timeline at the compiles they name.
-    std::unordered_map<uint32_t, int> marks;
-    for (const Finding& f : found) {
-        if (f.severity == FindingSeverity::Note)
-            continue;
-        for (uint32_t c : f.compiles)
-            marks[c] = std::max(marks[c], static_cast<int>(f.severity));
-    }
-    m_timeline->setFindingMarks(std::move(marks));
-    // Ranks that rank findings single out get a mark on their rows.
-    std::unordered_map<uint32_t, TimelineView::RankMark> rankMarks;
-    for (const Finding& f : found) {
-        for (uint32_t file : f.files) {
-            TimelineView::RankMark& m = rankMarks[file];
-            m.severity = std::max(m.severity, static_cast<int>(f.severity));
-            const QString word = rankFindingWord(f.rule);
-            if (!m.words.contains(word))
-                m.words << word;
-            m.titles << QString::fromStdString(f.title);
-        }
-    }
-    m_timeline->setRankMarks(std::move(rankMarks));
-    if (m_trace)
-        m_findings->raise();
-}
-
-void MainWindow::updateDiagnostics()
-{
-    m_diagnostics->setDiagnostics(m_allDiagnostics);
-    if (!m_allDiagnostics.empty() && m_trace)
-        m_diagnostics->show(); // an empty dock stays hidden; one with content comes back
-    m_summary->setText(summaryText());
 }
 
 QString MainWindow::findingCounts() const
 {
-    const FindingCounts n = countFindings(m_findings->model()->findings());
+    const FindingCounts n = countFindings(m_session->findings());
     if (n.errors + n.warnings + n.notes == 0)
         return {};
     return QStringLiteral(" · ")
@@ -428,40 +337,66 @@ QString MainWindow::findingCounts() const
 
 QString MainWindow::summaryText() const
 {
-    if (!m_trace)
+    if (!trace())
         return {};
-    const Trace& t = *m_trace;
+    const Trace& t = *trace();
+    const QStringList paths = m_session->paths();
+    const std::vector<Diagnostic>& diagnostics = m_session->diagnostics();
     QString name;
     if (t.files.size() == 1)
         name = baseName(t.files.front().path);
-    else if (m_paths.size() == 1)
-        name = QFileInfo(m_paths.front()).fileName()
+    else if (paths.size() == 1)
+        name = QFileInfo(paths.front()).fileName()
             + QStringLiteral(" (%1 files)").arg(t.files.size());
     else
         name = tr("%1 files").arg(t.files.size());
     const QString sep = QStringLiteral(" · ");
     // The notices of other runs and copied files are information, not a problem with the trace.
-    const bool worrying = std::any_of(m_allDiagnostics.begin(), m_allDiagnostics.end(),
+    const bool worrying = std::any_of(diagnostics.begin(), diagnostics.end(),
         [](const Diagnostic& d) { return d.severity != Severity::Info; });
     return name + sep + plural(t.compiles.size(), tr("compile"), tr("compiles")) + sep
         + plural(t.recompileCount(), tr("recompile"), tr("recompiles")) + sep
         + plural(t.graphBreakCount(), tr("graph break"), tr("graph breaks")) + sep
         + plural(t.failureCount(), tr("failure"), tr("failures")) + sep
-        + plural(
-            static_cast<uint64_t>(m_allDiagnostics.size()), tr("diagnostic"), tr("diagnostics"))
+        + plural(static_cast<uint64_t>(diagnostics.size()), tr("diagnostic"), tr("diagnostics"))
         + (worrying ? QStringLiteral(" ⚠") : QString()) + findingCounts();
+}
+
+const std::shared_ptr<const Trace>& MainWindow::trace() const
+{
+    return m_session->trace();
+}
+
+QStringList MainWindow::openPathList() const
+{
+    return m_session->paths();
+}
+
+CompileSelection* MainWindow::selection() const
+{
+    return m_session->selection();
+}
+
+bool MainWindow::payloadsVerified() const
+{
+    return m_session->payloadsVerified();
+}
+
+const std::vector<Diagnostic>& MainWindow::diagnostics() const
+{
+    return m_session->diagnostics();
 }
 
 bool MainWindow::selectCompile(const QString& text)
 {
-    if (!m_trace)
+    if (!trace())
         return false;
     const auto id = CompileId::parse(text.trimmed().toStdString());
     if (!id)
         return false;
-    for (const Compile& c : m_trace->compiles) {
+    for (const Compile& c : trace()->compiles) {
         if (c.id == *id) {
-            m_selection->setCurrent(c.index);
+            selection()->setCurrent(c.index);
             return true;
         }
     }
@@ -470,15 +405,16 @@ bool MainWindow::selectCompile(const QString& text)
 
 void MainWindow::selectNext(int direction, bool (*matches)(const Compile&))
 {
-    if (!m_trace || m_trace->compiles.empty())
+    const Trace* t = trace().get();
+    if (!t || t->compiles.empty())
         return;
-    const auto n = static_cast<int64_t>(m_trace->compiles.size());
-    const uint32_t cur = m_selection->current();
+    const auto n = static_cast<int64_t>(t->compiles.size());
+    const uint32_t cur = selection()->current();
     int64_t i = cur == kNone ? (direction > 0 ? -1 : n) : static_cast<int64_t>(cur);
     for (int64_t step = 0; step < n; ++step) {
         i = ((i + direction) % n + n) % n; // wraps around
-        if (matches(m_trace->compiles[static_cast<size_t>(i)])) {
-            m_selection->setCurrent(static_cast<uint32_t>(i));
+        if (matches(t->compiles[static_cast<size_t>(i)])) {
+            selection()->setCurrent(static_cast<uint32_t>(i));
             return;
         }
     }
@@ -500,8 +436,8 @@ void MainWindow::showDocks(bool show)
             continue;
         }
         if (dock == m_diagnostics) {
-            dock->setVisible(
-                show ? !m_allDiagnostics.empty() : !m_allDiagnostics.empty() && !m_trace);
+            const bool some = !m_session->diagnostics().empty();
+            dock->setVisible(show ? some : some && !trace());
             continue;
         }
         if (!show) {
@@ -539,10 +475,11 @@ void MainWindow::showLoading(bool loading)
 
 QString MainWindow::openName() const
 {
-    if (!m_trace || m_trace->files.empty())
+    const QStringList paths = m_session->paths();
+    if (!trace() || trace()->files.empty())
         return {};
-    return m_paths.size() == 1 ? QFileInfo(m_paths.front()).fileName()
-                               : tr("%1 files").arg(m_trace->files.size());
+    return paths.size() == 1 ? QFileInfo(paths.front()).fileName()
+                             : tr("%1 files").arg(trace()->files.size());
 }
 
 void MainWindow::updateTitle()
@@ -585,12 +522,7 @@ void MainWindow::openFolderDialog()
 
 QString MainWindow::lastFolder() const
 {
-    // The Open dialogs start where the last trace was: its folder (a folder trace's parent).
-    const QStringList paths = m_paths.isEmpty() ? m_recent->paths() : m_paths;
-    if (paths.isEmpty())
-        return {};
-    const QFileInfo fi(paths.front());
-    return fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath();
+    return m_recent->startFolder(m_session->paths());
 }
 
 void MainWindow::openExample()
@@ -628,10 +560,10 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_options.persistSettings) {
         QSettings s;
         s.setValue(QStringLiteral("mainwindow/geometry"), saveGeometry());
-        if (m_trace) // on the start page the docks are hidden for the page, not by the user
+        if (trace()) // on the start page the docks are hidden for the page, not by the user
             s.setValue(QStringLiteral("mainwindow/state"), saveState());
     }
-    m_loader->cancel();
+    m_session->cancel();
     QMainWindow::closeEvent(event);
 }
 

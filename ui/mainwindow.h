@@ -1,6 +1,8 @@
-// MainWindow: wires the loader, the compile tree, the timeline, the inspector and the docks
-// together. The pieces live in their own files; this one only connects them and keeps the
-// window-level state (what is open, the status bar, settings).
+// MainWindow: builds the widgets (the compile tree, the timeline, the inspector, the docks, the
+// status bar) and wires them to the session (TraceSession), which holds what is open and
+// everything derived from it. The pieces live in their own files and follow the session; the
+// window keeps window-level state only (geometry, docks, the status bar, settings). Its opening
+// methods and accessors forward to the session, for app/gui/main.cpp and the tests.
 #pragma once
 
 #include "core/load/loader.h"
@@ -19,7 +21,6 @@ class QToolButton;
 
 namespace dynascope::ui {
 
-class BackgroundJob;
 class CompileBrowser;
 class CompileSelection;
 class CompareController;
@@ -33,8 +34,8 @@ class RecordingUi;
 class RunsBar;
 class StartPage;
 class TimelineView;
-class TraceLoadController;
-struct LoadOutcome;
+class TraceSession;
+enum class TraceChange;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,7 +47,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Folders open on their newest run unless `choice` says otherwise (core/load/runs.h).
+    TraceSession* session() const { return m_session; }
+    // Folders open on their newest run unless `choice` says otherwise (core/load/runs.h); a
+    // folder written by dynascope-cli probe opens in the Probe view.
     void openPaths(const QStringList& paths, const LoadOptions& choice = {});
     // Opens `paths` again with another run of a folder (core/load/runs.h): File > Runs.
     void openRun(const LoadOptions& choice);
@@ -56,15 +59,12 @@ public:
     void openText(const QByteArray& text);
     void pasteFromClipboard();
     void reload();
-    // A newer state of a trace followed live (ui/record/livefollower.h), or its first: shown
-    // without a load. The timeline keeps its view (or follows the newest part when it showed it)
-    // and the selected compile stays selected. `final`: the trace is complete (Reload reads it
-    // from disk again). Dropped while a load the user started runs.
+    // A newer state of a trace followed live (TraceSession::showLive).
     void showLiveTrace(
         std::shared_ptr<const Trace> trace, const QStringList& paths, bool final = false);
     bool isLoading() const;
-    const std::shared_ptr<const Trace>& trace() const { return m_trace; }
-    QStringList openPathList() const { return m_paths; }
+    const std::shared_ptr<const Trace>& trace() const;
+    QStringList openPathList() const;
 
     // Selects the first compile whose id matches "[0/1]", "0/1" or "[0/0_1]"; false if absent.
     bool selectCompile(const QString& compileId);
@@ -74,7 +74,7 @@ public:
 
     CompileBrowser* compileBrowser() const { return m_browser; }
     InspectorView* inspector() const { return m_inspector; }
-    CompileSelection* selection() const { return m_selection; }
+    CompileSelection* selection() const;
     TimelineView* timeline() const { return m_timeline; }
     DiagnosticsDock* diagnosticsDock() const { return m_diagnostics; }
     FindingsDock* findingsDock() const { return m_findings; }
@@ -87,22 +87,17 @@ public:
     // a folder that holds probe-runs.json).
     void openProbe(const QString& folder);
 
-    // Payload hashes of the open trace: checked in the background after each load, as the CLI
-    // does by default. False while the check runs.
-    bool payloadsVerified() const { return m_payloadsVerified; }
+    // Payload hashes of the open trace: checked in the load job, as the CLI does by default.
+    bool payloadsVerified() const;
     // Where the Open dialogs start: the open (else the most recent) trace's folder.
     QString lastFolder() const;
     // Every diagnostic of the open trace: the loader's, then the payload check's.
-    const std::vector<Diagnostic>& diagnostics() const { return m_allDiagnostics; }
+    const std::vector<Diagnostic>& diagnostics() const;
 
 Q_SIGNALS:
-    // The open trace changed (a load, a reload); null: none. The one way views get the trace:
-    // the selection is cleared before it is emitted.
-    void traceChanged(const std::shared_ptr<const dynascope::Trace>& trace);
-    // After every load: ok is false when some input could not be read (errors says which).
+    // After every load, once the window shows its outcome: ok is false when some input could not
+    // be read (errors says which). The session's loadFinished, for main.cpp and the tests.
     void loadFinished(bool ok, const QStringList& errors);
-    // The background payload check of the open trace finished (diagnostics() holds its result).
-    void payloadsChecked();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -112,16 +107,14 @@ protected:
 
 private:
     void createDocks();
-    void loadPaths(const QStringList& paths, const LoadOptions& choice);
     void createStatusBar();
     void connectActions();
+    void connectSession();
     void onLoadStarted(const QStringList& paths);
     void onLoadProgress(double fraction, const QString& stage);
-    void onLoadFinished(const LoadOutcome& outcome);
+    void onLoadFinished(bool ok, const QStringList& errors, bool read);
     void onLoadCancelled();
-    void setTrace(std::shared_ptr<const Trace> trace);
-    void startPayloadCheck();
-    void updateDiagnostics();
+    void onTraceChanged(TraceChange change);
     void showLoading(bool loading);
     void showDocks(bool show);
     QString openName() const; // "trace.log", "4 files"; empty when nothing is open
@@ -134,24 +127,13 @@ private:
     void updateTitle();
 
     Options m_options;
-    std::shared_ptr<const Trace> m_trace;
-    QStringList m_paths;
-    LoadOptions m_runChoice; // the run choice m_trace was loaded with
-    LoadOptions m_loadingChoice; // the one of the load in flight
-    QByteArray m_pasted; // the text of a paste being shown or loaded (empty: files)
-    QByteArray m_pasting; // the text of a paste being loaded
-    std::vector<Diagnostic> m_allDiagnostics; // the loader's and the payload check's
-    bool m_payloadsVerified = false;
-    bool m_liveUpdate = false; // setTrace() is showing a newer state of the same trace
     bool m_docksSized = false;
     bool m_compilesRaised = false;
     bool m_centreSized = false;
 
-    TraceLoadController* m_loader;
+    TraceSession* m_session;
     RunsBar* m_runsBar = nullptr;
-    CompileSelection* m_selection;
     RecentFiles* m_recent;
-    BackgroundJob* m_payloadCheck;
     MainActions* m_actions = nullptr;
     QStackedWidget* m_stack = nullptr;
     StartPage* m_startPage = nullptr;
@@ -162,12 +144,10 @@ private:
     DiagnosticsDock* m_diagnostics = nullptr;
     FindingsDock* m_findings = nullptr;
     CompareController* m_compare = nullptr;
-    void updateFindings();
     RecordingUi* m_recording = nullptr;
     ProbeDock* m_probe = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_loadTime = nullptr;
-    QLabel* m_verifying = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
 };

@@ -1,15 +1,14 @@
-// MainWindow (mainwindow.h): opening, loading and reloading traces, and the newer states of a
-// trace followed live (showLiveTrace).
+// MainWindow (mainwindow.h): what the window does around a load: the opening entry points, which
+// hand over to the session (a probe folder goes to the Probe view), and the status bar, the
+// recent files and the diagnostics dock as a load starts, progresses and ends.
 #include "ui/mainwindow.h"
 
-#include "ui/compileselection.h"
 #include "ui/diagnosticsdock.h"
 #include "ui/mainactions.h"
 #include "ui/models/format.h"
 #include "ui/probe/probedock.h"
 #include "ui/recentfiles.h"
-#include "ui/timeline/timelineview.h"
-#include "ui/traceloadcontroller.h"
+#include "ui/tracesession.h"
 
 #include "core/run/probe_session.h"
 
@@ -20,13 +19,7 @@
 #include <QProgressBar>
 #include <QStatusBar>
 
-#include <optional>
-
 namespace dynascope::ui {
-
-namespace {
-const char* kPastedName = "pasted text";
-} // namespace
 
 void MainWindow::openPaths(const QStringList& paths, const LoadOptions& choice)
 {
@@ -36,24 +29,12 @@ void MainWindow::openPaths(const QStringList& paths, const LoadOptions& choice)
         openProbe(paths.front());
         return;
     }
-    loadPaths(paths, choice);
+    m_session->open(paths, choice);
 }
 
 void MainWindow::openRun(const LoadOptions& choice)
 {
-    if (!m_paths.isEmpty())
-        loadPaths(m_paths, choice);
-}
-
-void MainWindow::loadPaths(const QStringList& paths, const LoadOptions& choice)
-{
-    m_pasting.clear();
-    m_loadingChoice = choice;
-    // Payload hashes are checked as the files are scanned, on every core; startPayloadCheck()
-    // then reports what the load found instead of reading every payload again.
-    LoadOptions options = choice;
-    options.verifyPayloads = true;
-    m_loader->start(paths, options);
+    m_session->openRun(choice);
 }
 
 void MainWindow::openProbe(const QString& folder)
@@ -64,8 +45,7 @@ void MainWindow::openProbe(const QString& folder)
 
 void MainWindow::openText(const QByteArray& text)
 {
-    m_pasting = text;
-    m_loader->startText(QString::fromLatin1(kPastedName), text);
+    m_session->openText(text);
 }
 
 void MainWindow::pasteFromClipboard()
@@ -82,15 +62,18 @@ void MainWindow::pasteFromClipboard()
 
 void MainWindow::reload()
 {
-    if (!m_pasted.isEmpty())
-        openText(m_pasted);
-    else if (!m_paths.isEmpty())
-        loadPaths(m_paths, m_runChoice); // the same run again
+    m_session->reload();
 }
 
 bool MainWindow::isLoading() const
 {
-    return m_loader->isRunning();
+    return m_session->isLoading();
+}
+
+void MainWindow::showLiveTrace(
+    std::shared_ptr<const Trace> trace, const QStringList& paths, bool final)
+{
+    m_session->showLive(std::move(trace), paths, final);
 }
 
 void MainWindow::onLoadStarted(const QStringList& paths)
@@ -109,85 +92,35 @@ void MainWindow::onLoadProgress(double fraction, const QString& stage)
 
 void MainWindow::onLoadCancelled()
 {
-    if (m_loader->isRunning())
-        return; // a newer load superseded the cancelled one
     showLoading(false);
-    m_summary->setText(m_trace ? summaryText() : tr("Loading cancelled"));
+    m_summary->setText(trace() ? summaryText() : tr("Loading cancelled"));
 }
 
-void MainWindow::onLoadFinished(const LoadOutcome& outcome)
+void MainWindow::onLoadFinished(bool ok, const QStringList& errors, bool read)
 {
     showLoading(false);
-    const QStringList errors = outcome.errorMessages();
-    if (outcome.result.trace) {
-        // A reload (F5) keeps the selected compile when the reloaded trace still has it.
-        const bool reload = m_trace && outcome.paths == m_paths;
-        std::optional<std::pair<uint32_t, CompileId>> keep;
-        if (reload && m_selection->current() < m_trace->compiles.size()) {
-            const Compile& c = m_trace->compiles[m_selection->current()];
-            keep = std::make_pair(c.index, c.id);
-        }
-        m_paths = outcome.paths;
-        m_pasted = m_pasting; // the text a Reload reads again; empty after opening files
-        m_runChoice = m_loadingChoice;
-        for (const QString& p : outcome.paths) {
-            if (m_pasted.isEmpty() && QFileInfo::exists(p))
-                m_recent->add(p);
-        }
-        setTrace(outcome.result.trace);
-        if (keep && keep->first < m_trace->compiles.size()
-            && m_trace->compiles[keep->first].id == keep->second)
-            m_selection->setCurrent(keep->first);
-        m_loadTime->setText(
-            tr("loaded in %1")
-                .arg(formatDuration(static_cast<double>(std::max<qint64>(outcome.elapsedUs, 1)))));
-    } else if (!m_trace) {
+    if (read) {
+        if (!m_session->isPasted())
+            for (const QString& p : m_session->paths())
+                if (QFileInfo::exists(p))
+                    m_recent->add(p);
+        m_loadTime->setText(tr("loaded in %1")
+                                .arg(formatDuration(static_cast<double>(
+                                    std::max<qint64>(m_session->lastLoadUs(), 1)))));
+    } else if (!trace()) {
         // Nothing could be read and nothing was open: the start page stays; the dock says why.
-        m_allDiagnostics.assign(outcome.result.errors.begin(), outcome.result.errors.end());
-        m_diagnostics->setDiagnostics(m_allDiagnostics);
+        m_diagnostics->setDiagnostics(m_session->diagnostics());
         m_summary->setText(tr("Could not read: %1").arg(errors.join(QStringLiteral("; "))));
         m_diagnostics->show();
     }
     // else: nothing could be read; the trace that was open stays, as it was.
     if (!errors.isEmpty()) {
         QString message = tr("Could not read: %1").arg(errors.join(QStringLiteral("; ")));
-        if (!outcome.result.trace && m_trace)
+        if (!read && trace())
             message += tr(" — still showing %1").arg(openName());
         statusBar()->showMessage(message, 15000);
     }
-    Q_EMIT loadFinished(errors.isEmpty() && outcome.result.trace, errors);
-}
-
-void MainWindow::showLiveTrace(
-    std::shared_ptr<const Trace> trace, const QStringList& paths, bool final)
-{
-    if (!trace || m_loader->isRunning())
-        return;
-    const bool same = m_trace && m_pasted.isEmpty() && paths == m_paths;
-    // The selected compile, found again by file and id: indices move as earlier files grow.
-    std::optional<std::pair<std::string, CompileId>> keep;
-    if (same && m_selection->current() < m_trace->compiles.size()) {
-        const Compile& c = m_trace->compiles[m_selection->current()];
-        keep = std::make_pair(m_trace->files[c.file].path, c.id);
-    }
-    m_paths = paths;
-    m_pasted.clear();
-    m_pasting.clear();
-    m_runChoice = {};
-    m_liveUpdate = same;
-    setTrace(std::move(trace));
-    m_liveUpdate = false;
-    if (keep)
-        for (const Compile& c : m_trace->compiles)
-            if (c.id == keep->second && m_trace->files[c.file].path == keep->first) {
-                m_selection->setCurrent(c.index);
-                break;
-            }
-    m_loadTime->setText(final ? tr("followed live") : QString()); // the indicator says "● live"
-    if (final)
-        for (const QString& p : paths)
-            if (QFileInfo::exists(p))
-                m_recent->add(p);
+    Q_EMIT loadFinished(ok, errors);
 }
 
 } // namespace dynascope::ui

@@ -46,4 +46,13 @@ void RecentFiles::save()
     Q_EMIT changed();
 }
 
+QString RecentFiles::startFolder(const QStringList& openPaths) const
+{
+    const QStringList paths = openPaths.isEmpty() ? m_paths : openPaths;
+    if (paths.isEmpty())
+        return {};
+    const QFileInfo fi(paths.front());
+    return fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath();
+}
+
 } // namespace dynascope::ui

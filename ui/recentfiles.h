@@ -19,6 +19,10 @@ public:
 
     static constexpr int kMax = 10;
 
+    // Where the Open dialogs start: the folder of the first of `openPaths` (the open trace; a
+    // folder trace itself), else of the most recent path; "" when there is neither.
+    QString startFolder(const QStringList& openPaths) const;
+
 Q_SIGNALS:
     void changed();
 

@@ -25,12 +25,12 @@ namespace {
 struct Rendered {
     QString markdown, json;
 };
-Rendered renderReportText(const Trace& trace)
+Rendered renderReportText(const TraceFacts& facts)
 {
     // Payload hashes are the diagnostics dock's business; the report view stays quick.
     ReportOptions options;
     options.verifyPayloads = false;
-    const Report report = buildReport(trace, options);
+    const Report report = buildReport(*facts.trace, facts.findings, options);
     return { QString::fromStdString(reportMarkdown(report)),
         QString::fromStdString(reportJson(report)) };
 }
@@ -71,9 +71,9 @@ ReportView::ReportView(QWidget* parent)
     m_save->setEnabled(false);
 }
 
-void ReportView::setTrace(std::shared_ptr<const Trace> trace)
+void ReportView::setFacts(std::shared_ptr<const TraceFacts> facts)
 {
-    m_trace = std::move(trace);
+    m_facts = facts && facts->trace ? std::move(facts) : nullptr;
     m_jobs->cancel(); // a report of the previous trace is dropped when it arrives
     m_built = false;
     m_building = false;
@@ -81,24 +81,24 @@ void ReportView::setTrace(std::shared_ptr<const Trace> trace)
     m_json.clear();
     showText({});
     m_status->clear();
-    if (m_trace && isVisible())
+    if (m_facts && isVisible())
         buildAsync();
 }
 
 void ReportView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_trace && !m_built && !m_building)
+    if (m_facts && !m_built && !m_building)
         buildAsync();
 }
 
 void ReportView::buildNow()
 {
-    if (!m_trace)
+    if (!m_facts)
         return;
     Rendered r;
     try {
-        r = renderReportText(*m_trace);
+        r = renderReportText(*m_facts);
     } catch (const std::exception& e) {
         m_status->setText(tr("The report could not be built: %1").arg(QString::fromUtf8(e.what())));
         return;
@@ -115,8 +115,8 @@ void ReportView::buildAsync()
 {
     m_building = true;
     m_status->setText(tr("Building the report…"));
-    std::shared_ptr<const Trace> trace = m_trace;
-    m_jobs->start<Rendered>([trace](std::stop_token) { return renderReportText(*trace); },
+    std::shared_ptr<const TraceFacts> facts = m_facts;
+    m_jobs->start<Rendered>([facts](std::stop_token) { return renderReportText(*facts); },
         [this](JobOutcome<Rendered> outcome) {
             m_building = false;
             if (!outcome.value) {

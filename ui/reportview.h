@@ -4,7 +4,7 @@
 // a load; a build that fails says so in the view's status line.
 #pragma once
 
-#include "core/model/trace.h"
+#include "ui/tracefacts.h"
 
 #include <QWidget>
 
@@ -24,7 +24,8 @@ class ReportView : public QWidget {
 public:
     explicit ReportView(QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // The open trace's facts (its findings are the report's); null: none.
+    void setFacts(std::shared_ptr<const TraceFacts> facts);
     QPlainTextEdit* textView() const { return m_text; }
     // Builds the report now, on the calling thread (tests, screenshots).
     void buildNow();
@@ -41,7 +42,7 @@ private:
     void showText(const QString& text);
     void saveAs();
 
-    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const TraceFacts> m_facts;
     bool m_built = false;
     bool m_building = false;
     QString m_markdown, m_json;

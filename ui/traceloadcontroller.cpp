@@ -1,6 +1,6 @@
 #include "ui/traceloadcontroller.h"
 
-#include "core/logs/torch_logs.h"
+#include "core/load/loader.h"
 #include "ui/models/format.h"
 
 #include <atomic>
@@ -51,7 +51,7 @@ quint64 TraceLoadController::start(const QStringList& paths, const LoadOptions& 
         files.push_back(p.toStdString());
 
     auto state = m_state;
-    const quint64 job = m_jobs.start<LoadResult>(
+    const quint64 job = m_jobs.start<Loaded>(
         [files = std::move(files), state, options](std::stop_token token) {
             ProgressSink sink = [state](const LoadProgress& p) {
                 state->done.store(p.bytesDone, std::memory_order_relaxed);
@@ -60,9 +60,15 @@ quint64 TraceLoadController::start(const QStringList& paths, const LoadOptions& 
                 if (state->stage != p.stage)
                     state->stage = p.stage;
             };
-            return dynascope::load(files, options, sink, token);
+            LoadResult result = dynascope::load(files, options, sink, token);
+            {
+                // Read: the findings are worked out now, on this thread (the bar stays full).
+                std::lock_guard lock(state->mutex);
+                state->stage = "analysing";
+            }
+            return withFacts(std::move(result), token);
         },
-        [this, paths](JobOutcome<LoadResult> outcome) { onWorkerDone(paths, std::move(outcome)); });
+        [this, paths](JobOutcome<Loaded> outcome) { onWorkerDone(paths, std::move(outcome)); });
     m_poll.start();
     Q_EMIT started(job, paths);
     Q_EMIT progress(job, 0.0, tr("starting"));
@@ -76,11 +82,12 @@ quint64 TraceLoadController::startText(const QString& name, const QByteArray& by
     m_state = std::make_shared<ProgressState>();
     m_clock.start();
     const QStringList paths { name };
-    const quint64 job = m_jobs.start<LoadResult>(
-        [name = name.toStdString(), bytes](std::stop_token) {
-            return logs::loadText(name, std::string_view(bytes.constData(), size_t(bytes.size())));
+    const quint64 job = m_jobs.start<Loaded>(
+        [name = name.toStdString(), bytes](std::stop_token token) {
+            return withFacts(
+                loadText(name, std::string_view(bytes.constData(), size_t(bytes.size()))), token);
         },
-        [this, paths](JobOutcome<LoadResult> outcome) { onWorkerDone(paths, std::move(outcome)); });
+        [this, paths](JobOutcome<Loaded> outcome) { onWorkerDone(paths, std::move(outcome)); });
     m_poll.start();
     Q_EMIT started(job, paths);
     Q_EMIT progress(job, 0.0, tr("reading"));
@@ -111,12 +118,24 @@ void TraceLoadController::pollProgress()
         total ? static_cast<double>(done) / static_cast<double>(total) : 0.0, stage);
 }
 
-void TraceLoadController::onWorkerDone(QStringList paths, JobOutcome<LoadResult> outcome)
+TraceLoadController::Loaded TraceLoadController::withFacts(LoadResult result, std::stop_token stop)
+{
+    Loaded out;
+    if (result.trace && !result.cancelled && !stop.stop_requested())
+        out.facts = computeTraceFacts(result.trace, stop);
+    result.cancelled = result.cancelled || stop.stop_requested();
+    out.result = std::move(result);
+    return out;
+}
+
+void TraceLoadController::onWorkerDone(QStringList paths, JobOutcome<Loaded> outcome)
 {
     m_poll.stop();
     LoadResult result;
+    std::shared_ptr<const TraceFacts> facts;
     if (outcome.value) {
-        result = std::move(*outcome.value);
+        result = std::move(outcome.value->result);
+        facts = std::move(outcome.value->facts);
     } else {
         // The loader threw (out of memory, a bug): an error naming the input, as for an
         // unreadable file; the trace that was open stays.
@@ -135,6 +154,7 @@ void TraceLoadController::onWorkerDone(QStringList paths, JobOutcome<LoadResult>
     out.job = outcome.job;
     out.paths = std::move(paths);
     out.result = std::move(result);
+    out.facts = std::move(facts);
     out.elapsedUs = m_clock.nsecsElapsed() / 1000;
     Q_EMIT finished(out);
 }

@@ -1,13 +1,15 @@
-// TraceLoadController: runs core's synchronous loader as a BackgroundJob and hands the result back
-// on the GUI thread. Each load gets a job id; starting a new load requests stop on the previous
-// one and its result is dropped when it arrives. Progress is written by the worker into atomics
-// and polled by a GUI-thread timer, which throttles it for free and never needs the worker to
-// touch a QObject.
+// TraceLoadController: runs core's synchronous loader as a BackgroundJob, works out the loaded
+// trace's facts in the same job (tracefacts.h: findings, payload check, marks), and hands both
+// back on the GUI thread. Each load gets a job id; starting a new load requests stop on the
+// previous one and its result is dropped when it arrives. Progress is written by the worker into
+// atomics and polled by a GUI-thread timer, which throttles it for free and never needs the worker
+// to touch a QObject.
 #pragma once
 
 #include "core/load/loader.h"
 
 #include "ui/backgroundjob.h"
+#include "ui/tracefacts.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -22,7 +24,8 @@ struct LoadOutcome {
     quint64 job = 0;
     QStringList paths;
     LoadResult result;
-    qint64 elapsedUs = 0; // wall time from start() to the result
+    std::shared_ptr<const TraceFacts> facts; // of result.trace (null when none was read)
+    qint64 elapsedUs = 0; // wall time from start() to the result, facts included
     // Inputs that could not be read, formatted "file: message".
     QStringList errorMessages() const;
 };
@@ -52,7 +55,12 @@ Q_SIGNALS:
 private:
     struct ProgressState;
     void pollProgress();
-    void onWorkerDone(QStringList paths, JobOutcome<LoadResult> outcome);
+    struct Loaded {
+        LoadResult result;
+        std::shared_ptr<const TraceFacts> facts;
+    };
+    static Loaded withFacts(LoadResult result, std::stop_token stop);
+    void onWorkerDone(QStringList paths, JobOutcome<Loaded> outcome);
 
     BackgroundJob m_jobs;
     std::shared_ptr<ProgressState> m_state;

@@ -325,14 +325,10 @@ int diagnose(const std::vector<std::string>& args)
         std::string value;
         bool missing = false;
         if (optionValue(args, i, "", "--min-severity", value, missing)) {
-            if (value == "note")
-                minSeverity = dynascope::FindingSeverity::Note;
-            else if (value == "warning")
-                minSeverity = dynascope::FindingSeverity::Warning;
-            else if (value == "error")
-                minSeverity = dynascope::FindingSeverity::Error;
-            else
+            const auto named = dynascope::severityNamed(value);
+            if (!named)
                 return usageError("--min-severity takes note, warning or error");
+            minSeverity = *named;
         } else if (a == "--json") {
             json = true;
         } else if (int rc = commonArgument(args, i, "diagnose", options, output, paths); rc >= 0) {
@@ -394,7 +390,9 @@ int diff(const std::vector<std::string>& args)
     if (!output.empty() && output != "-"
         && (isInput(output, *a->trace) || isInput(output, *b->trace)))
         return usageError("the output " + output + " is one of the inputs");
-    const auto d = dynascope::diffTraces(*a->trace, *b->trace);
+    const auto findingsA = dynascope::findFindings(*a->trace);
+    const auto findingsB = dynascope::findFindings(*b->trace);
+    const auto d = dynascope::diffTraces({ *a->trace, findingsA }, { *b->trace, findingsB });
     const dynascope::DiffInputs inputs { { paths[0] }, { paths[1] } };
     const auto f = formatFor(format, output);
     const std::string text = f == dynascope::ReportFormat::Json ? dynascope::diffJson(d, inputs)
@@ -444,7 +442,8 @@ int report(const std::vector<std::string>& args)
         return 2;
     if (!output.empty() && output != "-" && isInput(output, *loaded->trace))
         return usageError("refusing to overwrite the input file '" + output + "'");
-    auto rep = dynascope::buildReport(*loaded->trace, reportOptions);
+    auto rep = dynascope::buildReport(
+        *loaded->trace, dynascope::findFindings(*loaded->trace), reportOptions);
     return writeOutput(output, dynascope::renderReport(rep, *format));
 }
 

@@ -6,10 +6,10 @@
 #include "core/load/loader.h"
 #include "core/report/probe_report.h"
 #include "core/report/run_summary.h"
-#include "core/report/text_format.h"
 #include "core/run/child_process.h"
 #include "core/run/probe_session.h"
 #include "core/run/run_folder.h"
+#include "core/util/text_format.h"
 
 #include <chrono>
 #include <csignal>

@@ -1,6 +1,6 @@
 #include "core/analysis/compile_payoff.h"
 
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #include "core/analysis/findings.h"
 
 #include "core/analysis/findings_rules.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -67,16 +67,6 @@ std::string frameName(const Trace& t, uint32_t frame, bool quoted, bool withRank
 }
 } // namespace
 
-std::string Context::frameLabel(uint32_t frame) const
-{
-    return frame < trace.frames.size() ? frameName(trace, frame, false) : std::string();
-}
-
-std::string Context::frameTitle(uint32_t frame) const
-{
-    return frame < trace.frames.size() ? frameName(trace, frame, true) : std::string("a frame");
-}
-
 std::string Context::codeLabel(uint32_t frame) const
 {
     return frame < trace.frames.size() ? frameName(trace, frame, false, false) : std::string();
@@ -86,6 +76,18 @@ std::string Context::codeTitle(uint32_t frame) const
 {
     return frame < trace.frames.size() ? frameName(trace, frame, true, false)
                                        : std::string("a frame");
+}
+
+std::string Context::frameMention(uint32_t frame) const
+{
+    return frame < trace.frames.size() ? frameName(trace, frame, true) : std::string("a frame");
+}
+
+void Context::setTitle(Finding& f, std::string aboutFrame, std::string rest)
+{
+    const size_t i = static_cast<size_t>(&f - out.data());
+    rankAtOf(i) = aboutFrame.size();
+    f.title = std::move(aboutFrame) + rest;
 }
 
 std::string Context::compileList(const std::vector<uint32_t>& compiles) const
@@ -102,14 +104,31 @@ std::string Context::compileList(const std::vector<uint32_t>& compiles) const
     return s;
 }
 
-Finding& Context::add(std::string rule, FindingSeverity severity, uint32_t frame)
+Finding& Context::add(Rule rule, FindingSeverity severity, uint32_t frame)
 {
+    const RuleInfo& info = ruleInfo(rule);
     Finding& f = out.emplace_back();
-    f.rule = std::move(rule);
+    rankAt.push_back(std::string::npos);
+    f.rule = rule;
     f.severity = severity;
     f.frame = frame;
-    f.frameLabel = frameLabel(frame);
+    f.ladderStep = std::string(info.ladderStep);
+    if (frame >= trace.frames.size())
+        return f;
+    const std::optional<int64_t>& rank = trace.files[trace.frames[frame].file].rank;
+    if (info.comparesRanks || trace.files.size() < 2 || !rank) {
+        // The rank comparisons name their ranks themselves; the label still says whose frame.
+        f.frameLabel = frameName(trace, frame, false);
+        return f;
+    }
+    f.frameLabel = codeLabel(frame);
+    f.ranks = { *rank };
     return f;
+}
+
+size_t& Context::rankAtOf(size_t finding)
+{
+    return rankAt[finding];
 }
 
 double Context::durationOf(const std::vector<uint32_t>& compiles) const
@@ -123,19 +142,6 @@ double Context::durationOf(const std::vector<uint32_t>& compiles) const
 
 } // namespace findings
 
-const char* toString(FindingSeverity s)
-{
-    switch (s) {
-    case FindingSeverity::Error:
-        return "error";
-    case FindingSeverity::Warning:
-        return "warning";
-    case FindingSeverity::Note:
-        break;
-    }
-    return "note";
-}
-
 std::string findingCompileLabel(const Trace& trace, uint32_t compile)
 {
     if (compile >= trace.compiles.size())
@@ -148,77 +154,69 @@ std::string findingCompileLabel(const Trace& trace, uint32_t compile)
 }
 
 namespace {
-// The title without its " on rank N" (and N), or nullopt when it names no rank.
-std::optional<std::pair<std::string, int64_t>> withoutRank(const std::string& text)
+// The words that name a finding's ranks, in its title (where setTitle left their place) and
+// after its frame's label: "on rank 3", "on ranks 0-255".
+void nameRanks(std::vector<Finding>& out, const std::vector<size_t>& rankAt)
 {
-    static const std::string key = " on rank ";
-    const size_t p = text.find(key);
-    if (p == std::string::npos)
-        return std::nullopt;
-    const size_t digits = p + key.size();
-    size_t end = digits;
-    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
-        ++end;
-    if (end == digits || end - digits > 18)
-        return std::nullopt;
-    return std::make_pair(text.substr(0, p) + '\x01' + text.substr(end),
-        std::stoll(text.substr(digits, end - digits)));
+    for (size_t i = 0; i < out.size(); ++i) {
+        Finding& f = out[i];
+        if (f.ranks.empty())
+            continue;
+        const std::string words = " on " + rankRanges(f.ranks);
+        if (rankAt[i] != std::string::npos && rankAt[i] <= f.title.size())
+            f.title.insert(rankAt[i], words);
+        if (!f.frameLabel.empty())
+            f.frameLabel += words;
+    }
 }
 
 // The same finding on several ranks (a graph break every rank takes) is one finding that names
 // the ranks ("on ranks 0-255"): a 256-rank job listed it 256 times. Findings match when their
-// rule, user line and title are the same once the rank is taken out; the first one's evidence
-// stands for all, compiles and count are the sums, the cost is the largest rank's (ranks compile
-// at the same time: a job waits for its slowest rank, not for the sum). The rank rules compare
-// ranks and are left as they are.
-void mergeAcrossRanks(std::vector<Finding>& out)
+// rule, user line and title (which does not name the rank: nameRanks() does) are the same; only
+// findings whose title is about their frame's code merge. The first one's evidence stands for
+// all, compiles and count are the sums, the cost is the largest rank's (ranks compile at the
+// same time: a job waits for its slowest rank, not for the sum). The rank rules compare ranks
+// and are left as they are.
+void mergeAcrossRanks(std::vector<Finding>& out, std::vector<size_t>& rankAt)
 {
     std::unordered_map<std::string, size_t> firstOf;
-    std::vector<std::vector<int64_t>> ranks;
-    std::vector<std::string> stripped;
     std::vector<Finding> merged;
-    for (Finding& f : out) {
-        const auto bare = f.rule.starts_with("rank-") || f.rule == "straggler"
-            ? std::nullopt
-            : withoutRank(f.title);
-        if (!bare) {
+    std::vector<size_t> mergedRankAt;
+    for (size_t i = 0; i < out.size(); ++i) {
+        Finding& f = out[i];
+        if (f.ranks.size() != 1 || rankAt[i] == std::string::npos) {
             merged.push_back(std::move(f));
-            ranks.emplace_back();
-            stripped.emplace_back();
+            mergedRankAt.push_back(rankAt[i]);
             continue;
         }
-        const std::string key
-            = f.rule + '\n' + bare->first + '\n' + f.userFile + ':' + std::to_string(f.userLine);
+        const std::string key = std::string(toString(f.rule)) + '\n' + f.title + '\n' + f.userFile
+            + ':' + std::to_string(f.userLine);
         auto [it, added] = firstOf.try_emplace(key, merged.size());
         if (added) {
             merged.push_back(std::move(f));
-            ranks.push_back({ bare->second });
-            stripped.push_back(bare->first);
+            mergedRankAt.push_back(rankAt[i]);
             continue;
         }
         Finding& into = merged[it->second];
-        ranks[it->second].push_back(bare->second);
+        into.ranks.push_back(f.ranks.front());
         into.compiles.insert(into.compiles.end(), f.compiles.begin(), f.compiles.end());
         into.costUs = std::max(into.costUs, f.costUs); // ranks compile side by side
         into.count += f.count;
     }
-    for (size_t i = 0; i < merged.size(); ++i) {
-        if (ranks[i].size() < 2)
+    for (Finding& f : merged) {
+        if (f.ranks.size() < 2)
             continue;
-        Finding& f = merged[i];
-        const std::string names = rankRanges(ranks[i]);
-        const size_t mark = stripped[i].find('\x01');
-        const std::string firstRank = std::to_string(ranks[i].front());
-        f.title = stripped[i].substr(0, mark) + " on " + names + stripped[i].substr(mark + 1);
-        if (auto label = withoutRank(f.frameLabel))
-            f.frameLabel = label->first.substr(0, label->first.find('\x01')) + " on " + names;
+        const std::string firstRank = std::to_string(f.ranks.front());
+        std::sort(f.ranks.begin(), f.ranks.end());
+        f.ranks.erase(std::unique(f.ranks.begin(), f.ranks.end()), f.ranks.end());
         std::sort(f.compiles.begin(), f.compiles.end());
         f.evidence.insert(f.evidence.begin(),
             { "ranks",
-                names + " (" + std::to_string(ranks[i].size()) + "; evidence of rank " + firstRank
-                    + ")" });
+                rankRanges(f.ranks) + " (" + std::to_string(f.ranks.size()) + "; evidence of rank "
+                    + firstRank + ")" });
     }
     out = std::move(merged);
+    rankAt = std::move(mergedRankAt);
 }
 } // namespace
 
@@ -230,7 +228,8 @@ std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
     findings::costRules(cx);
     findings::probeRules(cx);
     findings::rankRules(cx);
-    mergeAcrossRanks(cx.out);
+    mergeAcrossRanks(cx.out, cx.rankAt);
+    nameRanks(cx.out, cx.rankAt);
     std::stable_sort(cx.out.begin(), cx.out.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity)
             return a.severity > b.severity;

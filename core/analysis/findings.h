@@ -5,7 +5,7 @@
 // traced run. Facts come from the why-chain pieces (why_chain.h); every sentence is made here,
 // in Dynascope's words, with PyTorch's own GB code, explanation and hints kept beside them.
 //
-// Rules (stable ids; README "Findings" documents each):
+// Rules (finding_rule.h holds them as data; README "Findings" documents each):
 //   recompile-shape, recompile-guard, recompile-limit, dynamic-still-recompiles,
 //   graph-break, graph-break-skipped-frame, graph-break-io, data-dependent,
 //   failure, fullgraph-error,
@@ -19,7 +19,9 @@
 // recompile's earlier compile, once; ranks grouped with hash maps, never compared pairwise).
 #pragma once
 
+#include "core/analysis/finding_rule.h"
 #include "core/model/trace.h"
+#include "core/util/rank_sets.h"
 
 #include <cstdint>
 #include <stop_token>
@@ -29,11 +31,8 @@
 
 namespace dynascope {
 
-enum class FindingSeverity : uint8_t { Note, Warning, Error };
-const char* toString(FindingSeverity s); // "note", "warning", "error"
-
 struct Finding {
-    std::string rule; // "recompile-shape"
+    Rule rule = Rule::GraphBreak;
     FindingSeverity severity = FindingSeverity::Note;
     // One line in plain words: "`scale` (train.py:25) compiled 5 times because the size of `x`
     // dimension 0 changed: 32 → 64 → 128 → 256 → 512".
@@ -55,6 +54,10 @@ struct Finding {
     int64_t userLine = 0;
     double costUs = 0; // compile time attributable to the finding
     uint64_t count = 0; // occurrences (recompiles, breaks, compiles)
+    // The ranks a finding about one rank's frame is about, when the trace holds several ranks:
+    // one, or several once the same finding on several ranks was merged into one ("on ranks
+    // 0-255"). Empty for a single-rank trace and for the rules that compare ranks.
+    std::vector<int64_t> ranks;
     // Rank findings: the trace files of the ranks it singles out (the straggler, the ranks that
     // recompiled, broke or failed where the others did not), for markers on their rows.
     std::vector<uint32_t> files;
@@ -72,9 +75,5 @@ FindingCounts countFindings(const std::vector<Finding>& findings);
 
 // "[0/1]", with " (rank N)" when the trace has several ranks: how findings name compiles.
 std::string findingCompileLabel(const Trace& trace, uint32_t compile);
-
-// How findings name a set of ranks: sorted, duplicates dropped, runs as ranges, at most eight
-// pieces: "rank 7", "ranks 0, 1", "ranks 0-511, 513-1023", "ranks 0, 2, 4, ... and 508 more".
-std::string rankRanges(std::vector<int64_t> ranks);
 
 } // namespace dynascope

@@ -60,30 +60,31 @@ void breakFinding(Context& cx, const BreakGroup& g)
     const BreakWhy& b = g.first;
     const std::string at = where(b);
     const std::string type = b.type.empty() ? std::string(firstLine(b.reason)) : b.type;
-    const std::string rule = g.skipsFrame                          ? "graph-break-skipped-frame"
-        : g.kind == BreakKind::Io                                  ? "graph-break-io"
-        : g.kind == BreakKind::Item || g.kind == BreakKind::Branch ? "data-dependent"
-                                                                   : "graph-break";
+    const Rule rule = g.skipsFrame                                 ? Rule::GraphBreakSkippedFrame
+        : g.kind == BreakKind::Io                                  ? Rule::GraphBreakIo
+        : g.kind == BreakKind::Item || g.kind == BreakKind::Branch ? Rule::DataDependent
+                                                                   : Rule::GraphBreak;
     Finding& f = cx.add(rule, FindingSeverity::Warning, g.frame);
-    const std::string in = cx.frameTitle(g.frame) + (at.empty() ? "" : " at " + at);
+    const std::string frame = cx.codeTitle(g.frame);
+    const std::string atLine = at.empty() ? "" : " at " + at;
     if (g.skipsFrame)
-        f.title = "Dynamo skipped " + cx.frameTitle(g.frame) + " after a graph break"
-            + (at.empty() ? "" : " at " + at) + ": the whole function runs in eager (" + type + ")";
+        cx.setTitle(f, "Dynamo skipped " + frame,
+            " after a graph break" + atLine + ": the whole function runs in eager (" + type + ")");
     else if (g.kind == BreakKind::Io)
-        f.title = "`print` or logging in " + in + " breaks the graph";
+        cx.setTitle(f, "`print` or logging in " + frame, atLine + " breaks the graph");
     else if (g.kind == BreakKind::Item)
-        f.title = "`.item()` in " + in + " breaks the graph (a tensor's value read in Python)";
+        cx.setTitle(f, "`.item()` in " + frame,
+            atLine + " breaks the graph (a tensor's value read in Python)");
     else if (g.kind == BreakKind::Branch)
-        f.title = "Branching on a tensor's value in " + in + " breaks the graph";
+        cx.setTitle(f, "Branching on a tensor's value in " + frame, atLine + " breaks the graph");
     else
-        f.title = "Graph break in " + in + ": " + type;
+        cx.setTitle(f, "Graph break in " + frame, atLine + ": " + type);
     if (g.count > 1)
         f.title += " (" + std::to_string(g.count) + " times)";
     f.compiles = g.compiles;
     f.compiles.insert(f.compiles.end(), g.resumes.begin(), g.resumes.end());
     f.count = g.count;
     f.costUs = cx.durationOf(f.compiles);
-    f.ladderStep = "graph breaks";
     f.userFile = b.userLine.file;
     f.userLine = b.userLine.line;
     f.evidence.emplace_back("break", type);
@@ -150,7 +151,8 @@ void failureFinding(Context& cx, const Compile& c)
 {
     const FailureWhy w = describeFailure(*c.failure);
     const bool fullgraph = !w.details.empty() && w.type == "Unsupported";
-    Finding& f = cx.add(fullgraph ? "fullgraph-error" : "failure", FindingSeverity::Error, c.frame);
+    Finding& f
+        = cx.add(fullgraph ? Rule::FullgraphError : Rule::Failure, FindingSeverity::Error, c.frame);
     const std::string at = w.userFrame.known()
         ? std::string(baseName(w.userFrame.file)) + ":" + std::to_string(w.userFrame.line)
         : std::string();
@@ -165,17 +167,19 @@ void failureFinding(Context& cx, const Compile& c)
             reason += " " + std::string(firstLine(rest));
     }
     if (fullgraph) {
-        f.title = cx.frameTitle(c.frame) + " cannot compile as one graph (fullgraph=True): "
-            + (w.details[0].title.empty() ? reason : w.details[0].title)
-            + (at.empty() ? "" : " at " + at);
+        cx.setTitle(f, cx.codeTitle(c.frame),
+            " cannot compile as one graph (fullgraph=True): "
+                + (w.details[0].title.empty() ? reason : w.details[0].title)
+                + (at.empty() ? "" : " at " + at));
         f.hint = "Remove or rewrite the break at that line; or drop fullgraph=True to let Dynamo "
                  "split the graph there (the program then runs, with a graph break).";
     } else {
-        f.title = cx.frameTitle(c.frame) + " failed to compile"
-            + (w.layer.empty()
-                    ? ""
-                    : " in " + std::string(w.layer == "backend" ? "the backend" : w.layer))
-            + ": " + w.type + (reason.empty() ? "" : ": " + reason);
+        cx.setTitle(f, cx.codeTitle(c.frame),
+            " failed to compile"
+                + (w.layer.empty()
+                        ? ""
+                        : " in " + std::string(w.layer == "backend" ? "the backend" : w.layer))
+                + ": " + w.type + (reason.empty() ? "" : ": " + reason));
         if (w.layer == "backend") {
             f.hint = "The backend raised. Compile with backend=\"aot_eager\": if that runs, Dynamo "
                      "and AOTAutograd are fine and the fault is the backend's.";
@@ -196,7 +200,6 @@ void failureFinding(Context& cx, const Compile& c)
     f.compiles = { c.index };
     f.count = 1;
     f.costUs = c.durationUs();
-    f.ladderStep = "which compiler layer fails";
     f.userFile = w.userFrame.file;
     f.userLine = w.userFrame.line;
     f.evidence.emplace_back("compile", findingCompileLabel(cx.trace, c.index));
@@ -262,14 +265,14 @@ void breakRules(Context& cx)
             continue;
         if (c.failure->frameSkipped) {
             if (skippedFrames.insert(c.frame).second) { // a skip with no break logged
-                Finding& f = cx.add("graph-break-skipped-frame", FindingSeverity::Warning, c.frame);
-                f.title = "Dynamo skipped " + cx.frameTitle(c.frame)
-                    + ": the whole function runs in eager ("
-                    + std::string(firstLine(c.failure->reason)) + ")";
+                Finding& f
+                    = cx.add(Rule::GraphBreakSkippedFrame, FindingSeverity::Warning, c.frame);
+                cx.setTitle(f, "Dynamo skipped " + cx.codeTitle(c.frame),
+                    ": the whole function runs in eager ("
+                        + std::string(firstLine(c.failure->reason)) + ")");
                 f.compiles = { c.index };
                 f.count = 1;
                 f.costUs = c.durationUs();
-                f.ladderStep = "graph breaks";
                 f.evidence.emplace_back("compile", findingCompileLabel(t, c.index));
                 f.why = "Nothing of the function is compiled: it runs at eager speed.";
                 f.hint = "Fix the graph break that made Dynamo give up (see the reason).";

@@ -88,19 +88,18 @@ void coldStart(Context& cx)
     }
     total += openEnd - openStart;
     const double wall = tracedWallUs(t, t.files[file]);
-    Finding& f = cx.add("cold-start", FindingSeverity::Note, t.compiles[first].frame);
+    Finding& f = cx.add(Rule::ColdStart, FindingSeverity::Note, t.compiles[first].frame);
     const Compile& c0 = t.compiles[first];
     char pct[16] = "";
     if (wall > 0)
         std::snprintf(pct, sizeof pct, "%.0f%%", std::min(100.0, 100.0 * total / wall));
     f.title = "Compiling took " + formatUs(total)
         + (wall > 0 ? " of the " + formatUs(wall) + " the trace covers (" + pct + ")" : "")
-        + "; the first compile, " + findingCompileLabel(t, first) + " " + cx.frameTitle(c0.frame)
+        + "; the first compile, " + findingCompileLabel(t, first) + " " + cx.frameMention(c0.frame)
         + ", took " + formatUs(c0.durationUs());
     f.compiles = { first };
     f.count = timed.size();
     f.costUs = total;
-    f.ladderStep = "first call against steady state";
     f.evidence.emplace_back("compiles", std::to_string(timed.size()));
     f.evidence.emplace_back("compile time", formatUs(total));
     if (wall > 0)
@@ -146,7 +145,7 @@ void cacheMisses(Context& cx)
         if (n.misses + n.bypasses == 0)
             continue;
         Finding& f = cx.add(
-            "cache-miss", n.bypasses ? FindingSeverity::Warning : FindingSeverity::Note, kNone);
+            Rule::CacheMiss, n.bypasses ? FindingSeverity::Warning : FindingSeverity::Note, kNone);
         std::string parts;
         if (n.misses)
             parts = std::to_string(n.misses) + " miss" + (n.misses == 1 ? "" : "es");
@@ -158,7 +157,6 @@ void cacheMisses(Context& cx)
         f.compiles = n.compiles;
         f.count = n.misses + n.bypasses;
         f.costUs = 0; // what a hit would have saved is not logged
-        f.ladderStep = "first call against steady state";
         f.evidence.emplace_back("compiles", cx.compileList(n.compiles));
         if (!n.bypassReason.empty())
             f.evidence.emplace_back("bypass", n.bypassReason);
@@ -191,13 +189,13 @@ void graphSizes(Context& cx)
             smallByFrame[c.frame].push_back(c.index);
     }
     for (const auto& [frame, compiles] : emptyByFrame) {
-        Finding& f = cx.add("empty-graph", FindingSeverity::Note, frame);
-        f.title = cx.frameTitle(frame) + " compiled to an empty graph (no tensor operations)"
-            + (compiles.size() > 1 ? " " + std::to_string(compiles.size()) + " times" : "");
+        Finding& f = cx.add(Rule::EmptyGraph, FindingSeverity::Note, frame);
+        cx.setTitle(f, cx.codeTitle(frame),
+            " compiled to an empty graph (no tensor operations)"
+                + (compiles.size() > 1 ? " " + std::to_string(compiles.size()) + " times" : ""));
         f.compiles = compiles;
         f.count = compiles.size();
         f.costUs = cx.durationOf(compiles);
-        f.ladderStep = "narrow the compiled region";
         f.evidence.emplace_back("compiles", cx.compileList(compiles));
         f.why = "Dynamo traced it for nothing: " + formatUs(f.costUs)
             + " of compile time and a guard check on every call.";
@@ -212,14 +210,13 @@ void graphSizes(Context& cx)
     }
     if (small.size() >= 2) {
         std::sort(small.begin(), small.end());
-        Finding& f = cx.add(
-            "small-graphs", FindingSeverity::Note, smallByFrame.size() == 1 ? smallFrame : kNone);
+        Finding& f = cx.add(Rule::SmallGraphs, FindingSeverity::Note,
+            smallByFrame.size() == 1 ? smallFrame : kNone);
         f.title = "Graph breaks split the work into " + std::to_string(small.size()) + " graphs of "
             + std::to_string(kSmallGraphOps) + " operations or fewer";
         f.compiles = small;
         f.count = small.size();
         f.costUs = cx.durationOf(small);
-        f.ladderStep = "graph breaks";
         f.evidence.emplace_back("compiles", cx.compileList(small));
         f.why = "Small graphs leave little to fuse, and each pays Python and guard overhead "
                 "between graphs.";
@@ -238,13 +235,13 @@ void guardCost(Context& cx)
         if (!c.guardCount || *c.guardCount < kManyGuards)
             continue;
         const auto latency = metricNumber(c, "guard_latency_us");
-        Finding& f = cx.add("guard-cost", FindingSeverity::Note, c.frame);
-        f.title = cx.frameTitle(c.frame) + " checks "
-            + (c.guardCount ? std::to_string(*c.guardCount) + " guards" : std::string("guards"))
-            + " before every call";
+        Finding& f = cx.add(Rule::GuardCost, FindingSeverity::Note, c.frame);
+        cx.setTitle(f, cx.codeTitle(c.frame),
+            " checks "
+                + (c.guardCount ? std::to_string(*c.guardCount) + " guards" : std::string("guards"))
+                + " before every call");
         f.compiles = { c.index };
         f.count = c.guardCount ? static_cast<uint64_t>(*c.guardCount) : 0;
-        f.ladderStep = "measure the real workload";
         f.evidence.emplace_back("compile", findingCompileLabel(cx.trace, c.index));
         if (c.guardCount)
             f.evidence.emplace_back("guards", std::to_string(*c.guardCount));

@@ -15,7 +15,7 @@ void probeRules(Context& cx)
             if (!c.check || c.check->mismatches == 0)
                 continue;
             const uint32_t frame = frameOfCallable(cx.trace, rec, c);
-            Finding& f = cx.add("wrong-result", FindingSeverity::Error, frame);
+            Finding& f = cx.add(Rule::WrongResult, FindingSeverity::Error, frame);
             f.title = "`" + c.qualname + "` (" + std::string(baseName(c.file)) + ":"
                 + std::to_string(c.line) + ") computes a different result compiled than eager: "
                 + std::to_string(c.check->mismatches) + " of " + std::to_string(c.check->checked)
@@ -23,7 +23,6 @@ void probeRules(Context& cx)
             f.compiles = compilesOfCallable(cx.trace, rec, c);
             f.count = c.check->mismatches;
             f.costUs = 1e15; // a wrong answer outranks any compile time
-            f.ladderStep = "compare compiled with eager";
             f.evidence.emplace_back("backend", c.backend);
             if (c.check->firstMismatchCall)
                 f.evidence.emplace_back(
@@ -43,13 +42,12 @@ void probeRules(Context& cx)
             if (p.verdict == PayoffVerdict::Unknown)
                 continue;
             const bool never = p.verdict == PayoffVerdict::Never;
-            Finding& f = cx.add("compile-payoff",
+            Finding& f = cx.add(Rule::CompilePayoff,
                 never ? FindingSeverity::Warning : FindingSeverity::Note, p.frame);
             f.title = "Compiling " + p.text;
             f.compiles = p.compiles;
             f.count = p.calls;
             f.costUs = p.compileUs;
-            f.ladderStep = "first call against steady state";
             f.evidence.emplace_back("calls", std::to_string(p.calls));
             f.evidence.emplace_back("compile time", formatUs(p.compileUs));
             if (p.compiledUs)

@@ -56,7 +56,7 @@ void onlySome(Context& cx, const Job& job)
         const Code& c0 = job.codes[codes->front()];
         const uint32_t frame0 = job.frameOf(c0);
         Finding& f = cx.add(
-            "rank-only-compiles", FindingSeverity::Warning, codes->size() == 1 ? frame0 : kNone);
+            Rule::RankOnlyCompiles, FindingSeverity::Warning, codes->size() == 1 ? frame0 : kNone);
         if (codes->size() == 1)
             f.frameLabel = cx.codeLabel(frame0);
         const std::string have = job.ranks.name(c0.ranks), lack = job.ranks.nameExcept(c0.ranks);
@@ -84,7 +84,6 @@ void onlySome(Context& cx, const Job& job)
                 + lack + ": " + frames;
         f.count = std::min(c0.ranks.size(), job.ranks.size() - c0.ranks.size());
         f.costUs = *std::max_element(perRank.begin(), perRank.end());
-        f.ladderStep = "ranks in step";
         f.evidence.emplace_back(codes->size() == 1 ? "frame" : "frames", frames);
         f.files = job.filesOf(job.oddOnes(c0.ranks));
         f.evidence.emplace_back("compiled on", have);
@@ -132,7 +131,7 @@ void straggler(Context& cx, const Job& job)
         return;
     const int64_t rank = job.ranks.value(top);
     const uint32_t slow = slowest[top];
-    Finding& f = cx.add("straggler", FindingSeverity::Warning, kNone);
+    Finding& f = cx.add(Rule::Straggler, FindingSeverity::Warning, kNone);
     char pct[32] = "";
     if (median > 0)
         std::snprintf(pct, sizeof pct, " (+%.0f%%)", 100 * excess / median);
@@ -145,7 +144,6 @@ void straggler(Context& cx, const Job& job)
     f.count = f.compiles.size();
     f.costUs = excess;
     f.files = job.filesOf({ top });
-    f.ladderStep = "ranks in step";
     f.evidence.emplace_back("straggler", "rank " + std::to_string(rank));
     f.evidence.emplace_back("its compile time", formatUs(total[top]));
     f.evidence.emplace_back("median of the other ranks", formatUs(median));
@@ -193,7 +191,7 @@ std::optional<Job> buildJob(Context& cx, uint32_t run)
         std::vector<int64_t> idle;
         std::set_difference(
             all.begin(), all.end(), active.begin(), active.end(), std::back_inserter(idle));
-        Finding& f = cx.add("rank-only-compiles", FindingSeverity::Warning, kNone);
+        Finding& f = cx.add(Rule::RankOnlyCompiles, FindingSeverity::Warning, kNone);
         f.title
             = "R" + rankRanges(idle).substr(1) + " compiled nothing, unlike " + rankRanges(active);
         f.count = idle.size();
@@ -201,7 +199,6 @@ std::optional<Job> buildJob(Context& cx, uint32_t run)
             if (t.files[fi].rank && t.files[fi].run == run
                 && std::binary_search(idle.begin(), idle.end(), *t.files[fi].rank))
                 f.files.push_back(fi);
-        f.ladderStep = "ranks in step";
         f.evidence.emplace_back("ranks without a compile", rankRanges(idle));
         f.evidence.emplace_back("ranks that compiled", rankRanges(active));
         f.why = "Ranks of one job run the same program: a rank that compiles nothing either runs "

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/analysis/findings_rules.h"
-#include "core/analysis/rank_sets.h"
+#include "core/util/rank_sets.h"
 
 #include <algorithm>
 #include <map>

@@ -92,7 +92,7 @@ void graphBreaks(Context& cx, Job& job)
                 ? std::string(baseName(b.userLine.file)) + ":" + std::to_string(b.userLine.line)
                 : std::string();
             const uint32_t frame = job.t.compiles[s.compiles.front()].frame;
-            Finding& f = cx.add("rank-graph-breaks", FindingSeverity::Warning, frame);
+            Finding& f = cx.add(Rule::RankGraphBreaks, FindingSeverity::Warning, frame);
             f.frameLabel = cx.codeLabel(job.frameOf(code));
             f.title = cx.codeTitle(frame) + " breaks the graph" + (at.empty() ? "" : " at " + at)
                 + " on " + job.ranks.name(s.ranks) + " but not on " + job.others(s.ranks, code)
@@ -103,7 +103,6 @@ void graphBreaks(Context& cx, Job& job)
             f.compiles = s.compiles;
             f.count = std::min(s.ranks.size(), code.ranks.size() - s.ranks.size());
             f.costUs = s.maxUs;
-            f.ladderStep = "graph breaks";
             f.userFile = b.userLine.file;
             f.userLine = b.userLine.line;
             f.evidence.emplace_back("break", type);
@@ -182,7 +181,7 @@ void recompiles(Context& cx, const Job& job)
         for (uint32_t e : code.entries)
             if (job.entries[e].rank == odd.front())
                 frame = job.entries[e].frame;
-        Finding& f = cx.add("rank-recompiles", FindingSeverity::Warning, frame);
+        Finding& f = cx.add(Rule::RankRecompiles, FindingSeverity::Warning, frame);
         f.frameLabel = cx.codeLabel(job.frameOf(code));
         const std::string name = cx.codeTitle(frame);
         auto reasonsOf
@@ -215,7 +214,6 @@ void recompiles(Context& cx, const Job& job)
         std::sort(f.compiles.begin(), f.compiles.end());
         f.count = odd.size();
         f.costUs = extraUs;
-        f.ladderStep = "recompilations";
         f.evidence.emplace_back("compiles per rank",
             counts.text(job.ranks, job.onAll(code), [](uint64_t n) { return std::to_string(n); }));
         if (reasons.byValue.size() > 1 || !reasons.byValue.begin()->first.empty())
@@ -267,7 +265,7 @@ void failures(Context& cx, const Job& job)
             if (k.ranks.size() == code.ranks.size())
                 continue;
             const uint32_t frame = job.t.compiles[k.compiles.front()].frame;
-            Finding& f = cx.add("rank-failures", FindingSeverity::Error, frame);
+            Finding& f = cx.add(Rule::RankFailures, FindingSeverity::Error, frame);
             f.frameLabel = cx.codeLabel(job.frameOf(code));
             const std::string what = type.empty() ? std::string("failed") : type;
             f.title = cx.codeTitle(frame) + " failed to compile on " + job.ranks.name(k.ranks)
@@ -276,7 +274,6 @@ void failures(Context& cx, const Job& job)
             f.compiles = k.compiles;
             f.count = k.ranks.size();
             f.costUs = k.maxUs;
-            f.ladderStep = "which compiler layer fails";
             f.userFile = k.first->file;
             f.userLine = k.first->line;
             f.evidence.emplace_back("failure", what);
@@ -336,7 +333,7 @@ void caches(Context& cx, const Job& job)
         const Code& code0 = job.codes[s0.code];
         const uint32_t frame0 = job.frameOf(code0);
         Finding& f = cx.add(
-            "rank-cache", FindingSeverity::Note, splits.size() == 1 ? frame0 : uint32_t(kNone));
+            Rule::RankCache, FindingSeverity::Note, splits.size() == 1 ? frame0 : uint32_t(kNone));
         f.frameLabel = splits.size() == 1 ? cx.codeLabel(frame0) : std::string();
         f.title = "The " + cache + " cache missed on " + job.ranks.name(s0.missed) + " but hit on "
             + job.ranks.name(s0.hit) + " for " + cx.codeTitle(frame0)
@@ -362,7 +359,6 @@ void caches(Context& cx, const Job& job)
         f.evidence.emplace_back("ranks that missed", job.ranks.name(missed));
         f.files = job.filesOf(missed);
         f.evidence.emplace_back("compiles that missed", cx.compileList(f.compiles));
-        f.ladderStep = "first call against steady state";
         f.why = "The same graph hit the cache on some ranks and missed on others: the ranks that "
                 "missed compile from scratch while the others wait for them at the next "
                 "collective.";

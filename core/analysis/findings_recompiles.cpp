@@ -163,9 +163,9 @@ void groupFinding(Context& cx, const Group& g)
     const Trace& t = cx.trace;
     const bool shape = isShapeChange(g.mismatch) || g.mismatch == Mismatch::Shape;
     const size_t n = g.recompiles.size();
-    std::string rule = g.stillDynamic ? "dynamic-still-recompiles"
-        : shape                       ? "recompile-shape"
-                                      : "recompile-guard";
+    const Rule rule = g.stillDynamic ? Rule::DynamicStillRecompiles
+        : shape                      ? Rule::RecompileShape
+                                     : Rule::RecompileGuard;
     // One recompile that automatic dynamic then absorbed, or one per value of a flag, is what
     // PyTorch is meant to do: a note. More, or a size that never went dynamic: a warning.
     const bool expected = n == 1 && (shape ? g.symbolCompile != kNone : true);
@@ -173,18 +173,20 @@ void groupFinding(Context& cx, const Group& g)
     const std::string times = n == 1 ? "recompiled" : "recompiled " + std::to_string(n) + " times";
     const std::string values = valuesText(readableValues(g));
     if (g.stillDynamic)
-        f.title = cx.frameTitle(g.frame) + " still " + times + " after its shapes went dynamic: "
-            + (g.first.guardExpr.empty() ? g.first.detail : g.first.guardExpr) + " failed";
+        cx.setTitle(f, cx.codeTitle(g.frame),
+            " still " + times + " after its shapes went dynamic: "
+                + (g.first.guardExpr.empty() ? g.first.detail : g.first.guardExpr) + " failed");
     else if (shape && !values.empty())
-        f.title = cx.frameTitle(g.frame) + " compiled " + std::to_string(n + 1) + " times because "
-            + whatChanged(g) + " changed: " + values;
+        cx.setTitle(f, cx.codeTitle(g.frame),
+            " compiled " + std::to_string(n + 1) + " times because " + whatChanged(g)
+                + " changed: " + values);
     else
-        f.title = cx.frameTitle(g.frame) + " " + times + " because " + whatChanged(g) + " changed"
-            + (values.empty() ? std::string() : ": " + values);
+        cx.setTitle(f, cx.codeTitle(g.frame),
+            " " + times + " because " + whatChanged(g) + " changed"
+                + (values.empty() ? std::string() : ": " + values));
     f.compiles = g.recompiles;
     f.count = n;
     f.costUs = cx.durationOf(g.recompiles);
-    f.ladderStep = "recompilations: which guard failed";
     f.evidence.emplace_back("recompiles", cx.compileList(g.recompiles));
     if (!values.empty())
         f.evidence.emplace_back("values", values);
@@ -227,7 +229,7 @@ void limitFindings(Context& cx)
         std::vector<uint32_t> compiles = frame < cx.trace.frames.size()
             ? cx.trace.frames[frame].compiles
             : std::vector<uint32_t> { c.index };
-        Finding& f = cx.add("recompile-limit", FindingSeverity::Warning, frame);
+        Finding& f = cx.add(Rule::RecompileLimit, FindingSeverity::Warning, frame);
         std::string limit;
         const std::string& reason = c.failure->reason;
         if (size_t p = reason.find("currently set to "); p != std::string::npos) {
@@ -237,12 +239,12 @@ void limitFindings(Context& cx)
                 ++e;
             limit = reason.substr(p, e - p);
         }
-        f.title = cx.frameTitle(frame) + " hit the recompile limit"
-            + (limit.empty() ? "" : " (" + limit + ")") + ": later calls run in eager";
+        cx.setTitle(f, cx.codeTitle(frame),
+            " hit the recompile limit" + (limit.empty() ? "" : " (" + limit + ")")
+                + ": later calls run in eager");
         f.compiles = compiles;
         f.count = compiles.size();
         f.costUs = cx.durationOf(compiles);
-        f.ladderStep = "recompilations";
         f.evidence.emplace_back("compiles of the frame", cx.compileList(compiles));
         f.evidence.emplace_back("limit hit at", findingCompileLabel(cx.trace, c.index));
         f.evidence.emplace_back("reason", std::string(firstLine(reason)));

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <cstdint>
 #include <stop_token>
@@ -19,16 +19,26 @@ struct Context {
     std::stop_token stop;
     std::vector<Finding> out;
 
-    // "`scale` (train.py:25)" (title form) and "scale (train.py:25)" (Finding::frameLabel).
-    std::string frameTitle(uint32_t frame) const;
-    std::string frameLabel(uint32_t frame) const;
-    // The same without " on rank N": the frame's code, as every rank compiles it.
+    // "`scale` (train.py:25)" (title form) and "scale (train.py:25)" (Finding::frameLabel): the
+    // frame's code, as every rank compiles it. A title about a finding's own frame is made with
+    // setTitle(), which leaves the rank's place to the words that name it ("on rank 3", or "on
+    // ranks 0-255" once merged).
     std::string codeTitle(uint32_t frame) const;
     std::string codeLabel(uint32_t frame) const;
+    // The frame named inside another finding's text, with " on rank N" when the trace has
+    // several ranks.
+    std::string frameMention(uint32_t frame) const;
+    // f.title = aboutFrame + rest, where aboutFrame ends with codeTitle(f.frame): the words that
+    // name the finding's rank go between the two.
+    void setTitle(Finding& f, std::string aboutFrame, std::string rest);
     // "[0/1], [0/2] and 3 more" (at most eight named).
     std::string compileList(const std::vector<uint32_t>& compiles) const;
-    // A finding about `frame` with its label filled in.
-    Finding& add(std::string rule, FindingSeverity severity, uint32_t frame);
+    // A finding about `frame`, with its label, its ladder step (finding_rule.h) and, in a trace
+    // of several ranks, the frame's rank filled in.
+    Finding& add(Rule rule, FindingSeverity severity, uint32_t frame);
+    // Where in each finding's title its rank's words go (setTitle), parallel to `out`.
+    std::vector<size_t> rankAt;
+    size_t& rankAtOf(size_t finding);
     // Sum of the compiles' durations.
     double durationOf(const std::vector<uint32_t>& compiles) const;
 };

@@ -3,8 +3,8 @@
 #include "core/analysis/findings.h"
 #include "core/analysis/torch_version.h"
 #include "core/analysis/why_chain.h"
-#include "core/report/phase_groups.h"
-#include "core/report/text_format.h"
+#include "core/model/phase_groups.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -333,8 +333,10 @@ size_t TraceDiff::changedFrames() const
         [](const FrameDiff& f) { return f.status != FrameDiff::Status::Same; }));
 }
 
-TraceDiff diffTraces(const Trace& ta, const Trace& tb, const DiffOptions& o)
+TraceDiff diffTraces(const DiffSide& sideA, const DiffSide& sideB, const DiffOptions& o)
 {
+    const Trace& ta = sideA.trace;
+    const Trace& tb = sideB.trace;
     TraceDiff out;
     // Frames per rank key; two single-rank traces share one key (B's).
     std::set<int64_t> ranksA, ranksB;
@@ -454,18 +456,19 @@ TraceDiff diffTraces(const Trace& ta, const Trace& tb, const DiffOptions& o)
             "PyTorch " + (out.versionA.empty() ? std::string("(not logged)") : out.versionA) + " → "
                 + (out.versionB.empty() ? std::string("(not logged)") : out.versionB),
             false, 0 });
-    auto findingKeys = [](const Trace& t) {
+    auto findingKeys = [](const DiffSide& side) {
+        const Trace& t = side.trace;
         std::map<std::pair<std::string, std::string>, std::string> keys;
-        for (const Finding& f : findFindings(t)) {
+        for (const Finding& f : side.findings) {
             if (f.severity == FindingSeverity::Note)
                 continue;
             const std::string fn
                 = f.frame < t.frames.size() ? frameName(t.frames[f.frame]) : std::string();
-            keys.emplace(std::make_pair(f.rule, fn), f.title);
+            keys.emplace(std::make_pair(std::string(toString(f.rule)), fn), f.title);
         }
         return keys;
     };
-    const auto ka = findingKeys(ta), kb = findingKeys(tb);
+    const auto ka = findingKeys(sideA), kb = findingKeys(sideB);
     for (const auto& [k, title] : kb)
         if (!ka.count(k))
             out.runChanges.push_back(

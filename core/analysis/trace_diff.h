@@ -19,6 +19,7 @@
 // Facts only, with the words each change's renderer needs (core/report/diff_render.h).
 #pragma once
 
+#include "core/analysis/findings.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -74,7 +75,12 @@ struct TraceDiff {
     size_t changedFrames() const;
 };
 
-TraceDiff diffTraces(const Trace& a, const Trace& b, const DiffOptions& options = {});
+// One side of a comparison: a trace and its findings (findFindings), computed once by the caller.
+struct DiffSide {
+    const Trace& trace;
+    const std::vector<Finding>& findings;
+};
+TraceDiff diffTraces(const DiffSide& a, const DiffSide& b, const DiffOptions& options = {});
 
 // What --fail-on checks: B worse than A in graph breaks, recompiles, failures, or total compile
 // time by more than compileTimeRatio (0.2 = 20%).

@@ -1,7 +1,7 @@
 #include "core/analysis/why_document.h"
 
 #include "core/analysis/why_chain.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <charconv>

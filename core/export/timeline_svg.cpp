@@ -2,7 +2,7 @@
 
 #include "core/export/svg_text.h"
 #include "core/export/timeline_svg_marks.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <cmath>

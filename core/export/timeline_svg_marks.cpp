@@ -2,7 +2,7 @@
 
 #include "core/analysis/why_chain.h"
 #include "core/export/svg_text.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <cmath>

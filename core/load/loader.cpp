@@ -1,11 +1,13 @@
 #include "core/load/loader.h"
 
+#include "core/load/finish/append_trace.h"
+
 #include "core/io/input_buffer.h"
 #include "core/io/trace_source.h"
-#include "core/load/content_kind.h"
-#include "core/load/file_builder.h"
+#include "core/load/logs/torch_logs.h"
 #include "core/load/runs.h"
-#include "core/logs/torch_logs.h"
+#include "core/load/trace/file_builder.h"
+#include "core/parse/content_kind.h"
 
 #include <algorithm>
 #include <atomic>
@@ -460,6 +462,35 @@ LoadResult loadFromMemory(const std::vector<LoadedBytes>& inputs,
         warnings.push_back(in.warning);
     }
     return loadFiles(files, buffers, warnings, given, options, {}, stop, {});
+}
+
+LoadResult loadText(const std::string& name, std::string_view bytes, const LoadOptions& options)
+{
+    LoadResult result;
+    std::string error;
+    auto buffer = InputBuffer::fromBytes(bytes, options.maxDecompressedBytes, error);
+    if (!buffer) {
+        Diagnostic d { Severity::Error, DiagnosticCode::IoError, name, 0, "cannot read: " + error };
+        result.errors.push_back(d);
+        return result;
+    }
+    FileBuildInput in { name, buffer, {}, {} };
+    const auto guess
+        = classifyContent(buffer->view().substr(0, std::min<size_t>(buffer->size(), 1u << 20)));
+    if (!isLoadable(guess.kind)) {
+        result.errors.push_back(
+            { Severity::Error, DiagnosticCode::NotATrace, name, 0, notATraceMessage(guess) });
+        return result;
+    }
+    std::unique_ptr<Trace> part
+        = guess.kind == ContentKind::TorchLogs ? logs::buildTorchLogs(in) : buildFile(in);
+    if (!error.empty())
+        part->diagnostics.insert(part->diagnostics.begin(),
+            { Severity::Warning, DiagnosticCode::TruncatedRecord, name, 0, error });
+    auto trace = std::make_shared<Trace>();
+    appendTrace(*trace, std::move(*part));
+    result.trace = std::move(trace);
+    return result;
 }
 
 } // namespace dynascope

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dynascope {
@@ -69,5 +70,10 @@ struct LoadedBytes {
 LoadResult loadFromMemory(const std::vector<LoadedBytes>& inputs,
     const std::vector<std::string>& given, const LoadOptions& options = {},
     std::stop_token stop = {});
+
+// Text from memory (the app's File > Paste Log): TORCH_LOGS text, or a TORCH_TRACE, recognised
+// by content. `name` is what diagnostics and the window call it.
+LoadResult loadText(
+    const std::string& name, std::string_view bytes, const LoadOptions& options = {});
 
 } // namespace dynascope

@@ -1,7 +1,7 @@
 #include "core/load/runs.h"
 
-#include "core/analysis/findings.h"
 #include "core/io/trace_source.h"
+#include "core/util/rank_sets.h"
 
 #include <algorithm>
 #include <chrono>

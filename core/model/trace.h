@@ -214,7 +214,7 @@ struct Failure {
     // PyTorch logs this compile without a dynamo_start.
     bool recompileLimit = false;
     std::string layer; // the compiler layer that failed: "dynamo", "aot_autograd", "backend",
-                       // "inductor" (failureLayer() in core/analysis/graph_break_text.h)
+                       // "inductor" (failureLayer() in core/load/finish/graph_break_text.h)
 };
 
 enum class CacheKind : uint8_t { Hit, Miss, Bypass };
@@ -297,7 +297,7 @@ struct Frame {
     uint32_t breakOrigin = kNone; // compile whose graph break resumes here
 };
 
-// What a file is: a TORCH_TRACE (JSON records), or TORCH_LOGS text (core/logs/torch_logs.h:
+// What a file is: a TORCH_TRACE (JSON records), or TORCH_LOGS text (core/load/logs/torch_logs.h:
 // one record per log statement, in a buffer of the statements' text).
 enum class TraceFormat : uint8_t { TorchTrace, TorchLogs };
 const char* toString(TraceFormat f); // "torch_trace", "torch_logs"

@@ -21,21 +21,12 @@ bool digits(std::string_view s, size_t pos, size_t n, int& out)
 }
 } // namespace
 
-std::optional<GlogPrefix> parseGlogPrefix(std::string_view line)
+std::optional<size_t> parseGlogFields(std::string_view line, size_t p, GlogFields& out)
 {
-    size_t p = 0;
-    // "[rank0]:" from torchrun-style launchers.
-    if (line.starts_with("[rank")) {
-        size_t close = line.find("]:");
-        if (close == std::string_view::npos || close > 16)
-            return std::nullopt;
-        p = close + 2;
-    }
     if (p >= line.size())
         return std::nullopt;
-    GlogPrefix g;
-    g.level = line[p];
-    if (std::strchr("VIWEC", g.level) == nullptr || g.level == '\0')
+    out.level = line[p];
+    if (std::strchr("VIWEC", out.level) == nullptr || out.level == '\0')
         return std::nullopt;
     ++p;
     int mo, d, h, mi, s;
@@ -65,19 +56,42 @@ std::optional<GlogPrefix> parseGlogPrefix(std::string_view line)
     }
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
         return std::nullopt;
-    g.month = mo;
-    g.day = d;
-    g.msOfDay = static_cast<uint32_t>(((h * 60 + mi) * 60 + s) * 1000 + frac);
+    out.month = mo;
+    out.day = d;
+    out.msOfDay = static_cast<uint32_t>(((h * 60 + mi) * 60 + s) * 1000 + frac);
     while (p < line.size() && line[p] == ' ')
         ++p;
     uint64_t tid = 0;
-    size_t tidStart = p;
+    const size_t tidStart = p;
     while (p < line.size() && line[p] >= '0' && line[p] <= '9' && p - tidStart < 20)
         tid = tid * 10 + static_cast<uint64_t>(line[p++] - '0');
     if (p == tidStart || p >= line.size() || line[p] != ' ')
         return std::nullopt;
-    g.threadOrPid = tid;
-    ++p;
+    out.threadOrPid = tid;
+    return p + 1;
+}
+
+std::optional<GlogPrefix> parseGlogPrefix(std::string_view line)
+{
+    size_t p = 0;
+    // "[rank0]:" from torchrun-style launchers.
+    if (line.starts_with("[rank")) {
+        size_t close = line.find("]:");
+        if (close == std::string_view::npos || close > 16)
+            return std::nullopt;
+        p = close + 2;
+    }
+    GlogFields fields;
+    const auto after = parseGlogFields(line, p, fields);
+    if (!after)
+        return std::nullopt;
+    p = *after;
+    GlogPrefix g;
+    g.level = fields.level;
+    g.month = fields.month;
+    g.day = fields.day;
+    g.msOfDay = fields.msOfDay;
+    g.threadOrPid = fields.threadOrPid;
     // The emitter path may contain spaces or "C:\" colons: the JSON starts at the first
     // "] {" after a ":<digits>" — take the first "] {" and check the digits before it.
     size_t close = line.find("] {", p);

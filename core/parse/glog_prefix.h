@@ -22,4 +22,16 @@ struct GlogPrefix {
 // header followed by a JSON object.
 std::optional<GlogPrefix> parseGlogPrefix(std::string_view line);
 
+// The fields every glog prefix has, TORCH_TRACE header and TORCH_LOGS line alike (this one
+// parser reads them for both, core/parse/log_line.h reads the rest of a TORCH_LOGS prefix):
+// the level letter, MMDD HH:MM:SS[.ffffff], spaces, the thread or process id and one space.
+struct GlogFields {
+    char level = 'V';
+    int month = 0, day = 0;
+    uint32_t msOfDay = 0; // milliseconds since local midnight
+    uint64_t threadOrPid = 0;
+};
+// Reads them from line[pos]; the position after the space that ends the id, or nullopt.
+std::optional<size_t> parseGlogFields(std::string_view line, size_t pos, GlogFields& out);
+
 } // namespace dynascope

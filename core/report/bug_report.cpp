@@ -3,8 +3,8 @@
 #include "core/report/findings_render.h"
 
 #include "core/analysis/why_chain.h"
-#include "core/report/phase_groups.h"
-#include "core/report/text_format.h"
+#include "core/model/phase_groups.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <sstream>
@@ -166,7 +166,7 @@ void failureSection(std::ostringstream& out, const FailureWhy& f)
 }
 } // namespace
 
-std::string bugReportMarkdown(const Trace& t, uint32_t index)
+std::string bugReportMarkdown(const Trace& t, uint32_t index, const std::vector<Finding>& findings)
 {
     if (index >= t.compiles.size())
         return {};
@@ -257,7 +257,7 @@ std::string bugReportMarkdown(const Trace& t, uint32_t index)
 
     // The findings that name this compile (core/analysis/findings.h), in rank order.
     bool header = false;
-    for (const Finding& f : findFindings(t)) {
+    for (const Finding& f : findings) {
         if (std::find(f.compiles.begin(), f.compiles.end(), index) == f.compiles.end())
             continue;
         if (!header)

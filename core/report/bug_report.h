@@ -7,6 +7,7 @@
 // string is inside code, so nothing from a log becomes Markdown or HTML markup.
 #pragma once
 
+#include "core/analysis/findings.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -14,7 +15,9 @@
 
 namespace dynascope {
 
-// compile is a Trace::compiles index; an index out of range gives "".
-std::string bugReportMarkdown(const Trace& trace, uint32_t compile);
+// compile is a Trace::compiles index; an index out of range gives "". `findings` are the
+// trace's (findFindings): the report ends with those that name the compile.
+std::string bugReportMarkdown(
+    const Trace& trace, uint32_t compile, const std::vector<Finding>& findings);
 
 } // namespace dynascope

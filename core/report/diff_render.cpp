@@ -1,6 +1,6 @@
 #include "core/report/diff_render.h"
 
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 #include "core/writer/json_fields.h"
 
 #include <nlohmann/json.hpp>

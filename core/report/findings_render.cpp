@@ -1,7 +1,7 @@
 #include "core/report/findings_render.h"
 
 #include "core/report/findings_json.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 #include "core/writer/json_fields.h"
 
 #include <nlohmann/json.hpp>
@@ -33,7 +33,7 @@ nlohmann::ordered_json findingJson(
 {
     using json = nlohmann::ordered_json;
     json j;
-    j["rule"] = f.rule;
+    j["rule"] = std::string(toString(f.rule));
     j["severity"] = toString(f.severity);
     j["title"] = f.title;
     j["compiles"] = std::move(compiles);
@@ -102,8 +102,8 @@ std::string findingsText(const std::vector<Finding>& findings)
         + " note(s), most costly first\n";
     size_t i = 0;
     for (const auto& f : findings) {
-        s += "\n" + std::to_string(++i) + ". " + toString(f.severity) + " [" + f.rule + "] "
-            + f.title + "\n";
+        s += "\n" + std::to_string(++i) + ". " + toString(f.severity) + " ["
+            + std::string(toString(f.rule)) + "] " + f.title + "\n";
         for (const auto& [k, v] : f.evidence)
             s += "   " + k + ": " + v + "\n";
         if (!f.why.empty())
@@ -125,8 +125,8 @@ std::string findingsText(const std::vector<Finding>& findings)
 std::string findingMarkdown(const Finding& f)
 {
     // Titles, evidence and PyTorch's words carry trace text: escaped or in code (text_format.h).
-    std::string s = "**" + std::string(toString(f.severity)) + "** `" + f.rule
-        + "`: " + mdSafe(f.title) + "\n\n";
+    std::string s = "**" + std::string(toString(f.severity)) + "** `"
+        + std::string(toString(f.rule)) + "`: " + mdSafe(f.title) + "\n\n";
     for (const auto& [k, v] : f.evidence)
         s += "- " + mdSafe(k) + ": " + text::mdCode(v) + "\n";
     if (!f.evidence.empty())
@@ -158,8 +158,8 @@ std::string findingsMarkdown(const std::vector<Finding>& findings, int headingLe
         + std::to_string(n.notes) + " note(s), most costly first.\n\n";
     size_t i = 0;
     for (const auto& f : findings)
-        s += h + "# " + std::to_string(++i) + ". `" + f.rule + "` (" + toString(f.severity)
-            + ")\n\n" + findingMarkdown(f);
+        s += h + "# " + std::to_string(++i) + ". `" + std::string(toString(f.rule)) + "` ("
+            + toString(f.severity) + ")\n\n" + findingMarkdown(f);
     return s;
 }
 

@@ -1,6 +1,6 @@
 #include "core/report/probe_report.h"
 
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // Markdown and JSON of the probe report (probe_report.h). Every string from a trace or a program
 // sits in a Markdown code span or fenced block, or goes through mdText.
 #include "core/report/probe_report.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <nlohmann/json.hpp>
 

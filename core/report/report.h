@@ -14,8 +14,8 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/model/phase_groups.h"
 #include "core/model/trace.h"
-#include "core/report/phase_groups.h"
 
 #include <cstdint>
 #include <optional>
@@ -28,6 +28,7 @@ struct ReportOptions {
     // Payload hash mismatches become diagnostics (Trace::verifyPayloads: what the load found,
     // or every payload read again).
     bool verifyPayloads = true;
+    const Trace::PayloadCheck* check = nullptr; // a check already made (else made here)
 };
 
 struct CacheCounts {
@@ -155,7 +156,9 @@ struct Report {
     bool payloadsVerified = true;
 };
 
-Report buildReport(const Trace& trace, const ReportOptions& options = {});
+// `findings` are the trace's (findFindings), computed once by the caller.
+Report buildReport(
+    const Trace& trace, const std::vector<Finding>& findings, const ReportOptions& options = {});
 
 // The frames, most total compile time first (ties keep trace order): how the Markdown and HTML
 // reports list them. Report::frames itself stays in trace order.

@@ -235,23 +235,24 @@ void buildRecompiles(Report& rep, const Trace& t)
 
 } // namespace
 
-Report buildReport(const Trace& t, const ReportOptions& options)
+Report buildReport(
+    const Trace& t, const std::vector<Finding>& findings, const ReportOptions& options)
 {
     Report rep;
     rep.generator = std::string("dynascope ") + DYNASCOPE_VERSION;
     rep.payloadsVerified = options.verifyPayloads;
     Trace::PayloadCheck check;
     if (options.verifyPayloads)
-        check = t.verifyPayloads();
+        check = options.check ? *options.check : t.verifyPayloads();
     rep.diagnostics = t.diagnostics;
     rep.diagnostics.insert(
         rep.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
 
-    for (auto& f : findFindings(t)) {
+    for (const Finding& f : findings) {
         ReportFinding rf;
         for (uint32_t c : f.compiles)
             rf.compiles.push_back(refOf(t, c));
-        rf.finding = std::move(f);
+        rf.finding = f;
         rep.findings.push_back(std::move(rf));
     }
     for (uint32_t i = 0; i < t.files.size(); ++i) {

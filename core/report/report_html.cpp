@@ -4,7 +4,7 @@
 // values in attributes are numbers this file computes. Status colours and glyphs are the
 // Okabe-Ito set of shared/docs/ux.md (never colour alone); phases use lighter tints per layer.
 #include "core/report/report_render.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -267,7 +267,7 @@ std::string reportHtml(const Report& rep)
             : f.severity == FindingSeverity::Warning           ? "item"
                                                                : "item muted";
         out << "<div class=\"" << cls << "\"><h3>" << i + 1 << ". <span class=\"mono\">"
-            << toString(f.severity) << " " << esc(f.rule) << "</span> " << esc(f.title)
+            << toString(f.severity) << " " << esc(toString(f.rule)) << "</span> " << esc(f.title)
             << "</h3>\n";
         if (!rep.findings[i].compiles.empty())
             out << "<p>" << chips(rep.findings[i].compiles, ranks, 12) << "</p>\n";

@@ -3,7 +3,7 @@
 #include "core/report/report_render.h"
 
 #include "core/report/findings_render.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 #include <sstream>

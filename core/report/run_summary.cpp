@@ -1,7 +1,7 @@
 #include "core/report/run_summary.h"
 
 #include "core/report/report.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <sstream>
 
@@ -35,7 +35,7 @@ std::string runSummaryText(const Trace& trace, size_t maxItems)
 {
     ReportOptions options;
     options.verifyPayloads = false;
-    const Report r = buildReport(trace, options);
+    const Report r = buildReport(trace, findFindings(trace), options);
     std::ostringstream out;
     const Evidence& e = r.total;
     auto n = [](uint64_t k, const char* what) {

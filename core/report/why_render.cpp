@@ -1,6 +1,6 @@
 #include "core/report/why_render.h"
 
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 namespace dynascope {
 

@@ -33,15 +33,12 @@ using namespace nb::literals;
 namespace dynascope::py {
 namespace {
 
-FindingSeverity severityNamed(const std::string& name)
+FindingSeverity minSeverity(const std::string& name)
 {
-    if (name == "note")
-        return FindingSeverity::Note;
-    if (name == "warning")
-        return FindingSeverity::Warning;
-    if (name == "error")
-        return FindingSeverity::Error;
-    throw nb::value_error("min_severity takes 'note', 'warning' or 'error'");
+    const auto s = severityNamed(name);
+    if (!s)
+        throw nb::value_error("min_severity takes 'note', 'warning' or 'error'");
+    return *s;
 }
 
 std::vector<Finding> findingsFrom(TraceHandle& h, FindingSeverity min)
@@ -110,7 +107,9 @@ std::string reportOf(TraceHandle& h, const std::string& format, bool verify)
     nb::gil_scoped_release release;
     ReportOptions options;
     options.verifyPayloads = verify;
-    return renderReport(buildReport(h.trace(), options), f);
+    if (verify)
+        options.check = &h.payloadCheck();
+    return renderReport(buildReport(h.trace(), h.findings(), options), f);
 }
 
 std::string chromeOf(TraceHandle& h, bool phases)
@@ -164,7 +163,7 @@ std::shared_ptr<DiffHandle> diffOf(TraceHandle& a, TraceHandle& b)
     auto d = std::make_shared<DiffHandle>();
     {
         nb::gil_scoped_release release;
-        d->diff = diffTraces(a.trace(), b.trace());
+        d->diff = diffTraces({ a.trace(), a.findings() }, { b.trace(), b.findings() });
     }
     d->inputs = { a.inputs(), b.inputs() };
     return d;
@@ -220,7 +219,7 @@ NB_MODULE(_core, m)
         .def(
             "findings_json",
             [](TraceHandle& h, const std::string& min) {
-                const FindingSeverity s = severityNamed(min);
+                const FindingSeverity s = minSeverity(min);
                 nb::gil_scoped_release release;
                 return findingsJson(h.trace(), findingsFrom(h, s));
             },
@@ -228,7 +227,7 @@ NB_MODULE(_core, m)
         .def(
             "findings",
             [](TraceHandle& h, const std::string& min) {
-                const FindingSeverity s = severityNamed(min);
+                const FindingSeverity s = minSeverity(min);
                 std::vector<Finding> found;
                 {
                     nb::gil_scoped_release release;
@@ -243,7 +242,7 @@ NB_MODULE(_core, m)
         .def(
             "findings_text",
             [](TraceHandle& h, const std::string& min) {
-                const FindingSeverity s = severityNamed(min);
+                const FindingSeverity s = minSeverity(min);
                 nb::gil_scoped_release release;
                 return findingsText(findingsFrom(h, s));
             },
@@ -287,7 +286,7 @@ NB_MODULE(_core, m)
             [](TraceHandle& h, uint32_t i) {
                 checkIndex(h, i);
                 nb::gil_scoped_release release;
-                return bugReportMarkdown(h.trace(), i);
+                return bugReportMarkdown(h.trace(), i, h.findings());
             },
             "index"_a)
         .def(

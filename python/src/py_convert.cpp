@@ -1,7 +1,7 @@
 #include "python/src/py_convert.h"
 
 #include "core/analysis/why_chain.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 #include "python/src/py_trace.h"
 
 #include <nanobind/stl/string.h>
@@ -197,7 +197,7 @@ nb::dict compileDict(const Trace& t, uint32_t i)
 nb::dict findingDict(const Trace& t, const Finding& f)
 {
     nb::dict d;
-    d["rule"] = str(f.rule);
+    d["rule"] = str(toString(f.rule));
     d["severity"] = toString(f.severity);
     d["title"] = str(f.title);
     nb::list compiles;
@@ -377,7 +377,7 @@ nb::dict findingsTable(const Trace& t, const std::vector<Finding>& findings)
         "first_id", "cost_us", "count", "ladder_step", "hint", "code", "gb_code", "user_file",
         "user_line" };
     for (const Finding& f : findings) {
-        cols["rule"].append(str(f.rule));
+        cols["rule"].append(str(toString(f.rule)));
         cols["severity"].append(toString(f.severity));
         cols["title"].append(str(f.title));
         cols["frame_label"].append(str(f.frameLabel));

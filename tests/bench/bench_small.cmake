@@ -10,14 +10,14 @@ endif()
 string(STRIP "${out}" line)
 foreach(key bytes records compiles scan_s load_s load_over_scan parallel_load_s serial_load_s
             verified_load_s verified_over_load
-            heap_mb_after_load peak_rss_mb render_ms_median render_ms_p95 hover_ms_median
-            app_first_paint_ms example_shown_ms)
+            heap_mb_after_load peak_rss_mb findings_s window_load_ms gui_stall_ms
+            render_ms_median render_ms_p95 hover_ms_median app_first_paint_ms example_shown_ms)
   string(JSON value ERROR_VARIABLE jerr GET "${line}" ${key})
   if(jerr)
     message(FATAL_ERROR "no \"${key}\" in the output: ${jerr}")
   endif()
 endforeach()
-foreach(key bytes records compiles load_s serial_load_s verified_load_s scan_s)
+foreach(key bytes records compiles load_s serial_load_s verified_load_s scan_s findings_s)
   string(JSON value GET "${line}" ${key})
   if(NOT value GREATER 0)
     message(FATAL_ERROR "\"${key}\" is ${value}, expected a positive number")

@@ -5,7 +5,8 @@
 // every line: after blank lines, orphan payload lines, bad headers, CRLF and cut last lines. And a
 // large file read in parts on several threads gives the bytes one read gives.
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
+#include "core/load/finish/append_trace.h"
+#include "core/load/trace/file_builder.h"
 #include "core/synth/scale_trace.h"
 #include "core/writer/summary_json.h"
 

@@ -4,7 +4,7 @@
 // to their resume frames, recompile reasons linked to the size guard, every payload hash right,
 // and that the output is deterministic and near the size asked for.
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
+#include "core/load/trace/file_builder.h"
 #include "core/synth/scale_trace.h"
 
 #include <QtTest>

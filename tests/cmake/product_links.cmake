@@ -1,18 +1,21 @@
 # The products (dynascope-cli, dynascope) are built from dynascope_core and the ui, never from the
 # fixture and example generators (core/synth, the dynascope_synth library):
-#  - the core archive CORE holds no object of core/synth (AR t);
+#  - the core archives CORE (comma-separated, one per layer) hold no object of core/synth (AR t);
 #  - no binary of BINARIES (comma-separated) defines a symbol of core/synth (NM -C).
 cmake_minimum_required(VERSION 3.25)
 set(synth_objects example_trace fixture_scenarios guard_text legacy_fixture scale_trace
     synth_helpers synth_text)
-execute_process(COMMAND ${AR} t ${CORE} OUTPUT_VARIABLE members RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0 OR members STREQUAL "")
-  message(FATAL_ERROR "${AR} t ${CORE} failed (${rc})")
-endif()
-foreach(o ${synth_objects})
-  if(members MATCHES "(^|\n)${o}\\.cpp\\.o\n")
-    message(FATAL_ERROR "${CORE} holds ${o}.cpp.o from core/synth")
+string(REPLACE "," ";" archives "${CORE}")
+foreach(archive ${archives})
+  execute_process(COMMAND ${AR} t ${archive} OUTPUT_VARIABLE members RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR members STREQUAL "")
+    message(FATAL_ERROR "${AR} t ${archive} failed (${rc})")
   endif()
+  foreach(o ${synth_objects})
+    if(members MATCHES "(^|\n)${o}\\.cpp\\.o\n")
+      message(FATAL_ERROR "${archive} holds ${o}.cpp.o from core/synth")
+    endif()
+  endforeach()
 endforeach()
 string(REPLACE "," ";" binaries "${BINARIES}")
 foreach(b ${binaries})

@@ -1,6 +1,6 @@
 // Guard trees (dynamo_cpp_guards_str and the dynamo_guards JSON list) and the textual link from a
 // recompile reason to the guard that failed.
-#include "core/analysis/recompile_linker.h"
+#include "core/load/finish/recompile_linker.h"
 #include "core/model/guard_tree.h"
 
 #include <QtTest>

@@ -10,8 +10,9 @@
 // scanner decodes each payload as it finds its lines, and hands the records whose text has two
 // readings (a blank line inside) to the record-by-record check: the edge cases cover both.
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
+#include "core/load/finish/append_trace.h"
 #include "core/load/loader.h"
+#include "core/load/trace/file_builder.h"
 #include "core/synth/pathological.h"
 #include "core/synth/scale_trace.h"
 #include "core/util/md5.h"

@@ -4,7 +4,8 @@
 // absent (a fresh clone outside the workplace).
 #include "core/load/loader.h"
 
-#include <QDirIterator>
+#include "tests/support/trace_files.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -27,12 +28,10 @@ private Q_SLOTS:
     void everyFileLoads()
     {
         int n = 0;
-        QDirIterator it(m_root, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            QString path = it.next();
-            if (path.endsWith(u".md"_qs) || path.endsWith(u".json"_qs)
-                || path.endsWith(u"LICENSE"_qs))
-                continue;
+        std::vector<std::string> files;
+        testsupport::addTraceFiles(m_root.toStdString(), files, UINTMAX_MAX);
+        for (const std::string& file : files) {
+            const QString path = QString::fromStdString(file);
             auto r = load({ path.toStdString() });
             QVERIFY2(r.trace, qPrintable(path));
             QVERIFY2(r.errors.empty(), qPrintable(path));

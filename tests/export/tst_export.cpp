@@ -10,7 +10,8 @@
 #include "core/writer/summary_json.h"
 #include "core/writer/trace_writer.h"
 
-#include <QDirIterator>
+#include "tests/support/trace_files.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -57,16 +58,11 @@ QString realRoot()
 
 QStringList realTraceFiles()
 {
+    std::vector<std::string> files;
+    testsupport::addTraceFiles(realRoot().toStdString(), files, UINTMAX_MAX);
     QStringList paths;
-    QDirIterator it(realRoot(), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        QString p = it.next();
-        if (p.endsWith(u".md"_qs) || p.endsWith(u".json"_qs) || p.endsWith(u"LICENSE"_qs)
-            || QFileInfo(p).size() == 0)
-            continue;
-        paths << p;
-    }
-    paths.sort();
+    for (const std::string& f : files)
+        paths << QString::fromStdString(f);
     return paths;
 }
 
@@ -187,6 +183,15 @@ QJsonObject comparable(
         reasons[i] = r;
     }
     c[u"recompile_reasons"_qs] = reasons;
+    // A compile with no dynamo_start (the one the recompile limit stopped) is named after its
+    // frame's other compiles when its metrics name nothing (torch 2.11): alone in a subset, its
+    // name is not in the file.
+    const bool named = std::any_of(selection.begin(), selection.end(), [&](uint32_t i) {
+        return i != index && t.compiles[i].frame == comp.frame;
+    });
+    if (comp.startRecord == kNone && !named)
+        for (const char* key : { "co_name", "co_filename", "co_firstlineno" })
+            c.remove(QString::fromLatin1(key));
     return c;
 }
 
@@ -456,6 +461,9 @@ private Q_SLOTS:
         const Trace& t = *r.trace;
         if (t.compiles.empty())
             QSKIP("no compiles in this file");
+        if (t.files.front().format == TraceFormat::TorchLogs)
+            QSKIP("TORCH_LOGS text: it holds no TORCH_TRACE records to copy (the subset refuses "
+                  "it, saying so)");
         std::vector<uint32_t> all;
         for (const auto& c : t.compiles)
             all.push_back(c.index);

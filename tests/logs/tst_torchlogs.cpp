@@ -7,9 +7,9 @@
 // for dynascope-bench).
 #include "core/io/input_buffer.h"
 #include "core/load/loader.h"
-#include "core/logs/log_line.h"
-#include "core/logs/statement_reader.h"
-#include "core/logs/torch_logs.h"
+#include "core/load/logs/statement_reader.h"
+#include "core/load/logs/torch_logs.h"
+#include "core/parse/log_line.h"
 #include "fuzz/trace_invariants.h"
 #include "tests/support/heap_counter.h"
 

@@ -4,14 +4,15 @@
 // the fly; the bug-report Markdown tells the why-chain of a recompile, a graph break and a failure.
 #include "core/load/loader.h"
 #include "core/model/compile_id.h"
+#include "core/model/phase_groups.h"
 #include "core/report/bug_report.h"
-#include "core/report/phase_groups.h"
 #include "core/report/report_render.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 #include "core/writer/summary_json.h"
 #include "core/writer/trace_writer.h"
 
-#include <QDirIterator>
+#include "tests/support/trace_files.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -96,7 +97,7 @@ QString describe(const Counts& c)
 void checkAgainstSummary(const Trace& t, const QString& label)
 {
     QJsonObject summary = parse(summaryJson(t));
-    Report rep = buildReport(t);
+    Report rep = buildReport(t, findFindings(t));
     QJsonObject report = parse(reportJson(rep));
     QCOMPARE(report[u"format"_qs].toString(), u"dynascope-report"_qs);
     QCOMPARE(report[u"format_version"_qs].toInt(), 1);
@@ -298,16 +299,11 @@ private Q_SLOTS:
         if (!QFileInfo::exists(root))
             QSKIP(qPrintable(u"real traces not available: "_qs + root
                 + u" does not exist (it comes with the workplace's shared/ folder)"_qs));
-        QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+        std::vector<std::string> files;
+        testsupport::addTraceFiles(root.toStdString(), files, UINTMAX_MAX);
         QStringList paths;
-        while (it.hasNext()) {
-            QString p = it.next();
-            if (p.endsWith(u".md"_qs) || p.endsWith(u".json"_qs) || p.endsWith(u"LICENSE"_qs)
-                || QFileInfo(p).size() == 0)
-                continue;
-            paths << p;
-        }
-        paths.sort();
+        for (const std::string& f : files)
+            paths << QString::fromStdString(f);
         for (const QString& p : paths)
             QTest::newRow(qPrintable(p.mid(root.size() + 1))) << p;
     }
@@ -322,7 +318,7 @@ private Q_SLOTS:
     void recompileChainValues()
     {
         auto r = load({ fixture(u"recompile_chain.log"_qs) });
-        Report rep = buildReport(*r.trace);
+        Report rep = buildReport(*r.trace, findFindings(*r.trace));
         QCOMPARE(rep.recompiles.size(), size_t(1));
         const RecompileGroup& g = rep.recompiles[0];
         QCOMPARE(g.count, uint64_t(4));
@@ -356,7 +352,7 @@ private Q_SLOTS:
     void graphBreaksDeduplicated()
     {
         auto r = load({ fixture(u"example.log"_qs) });
-        Report rep = buildReport(*r.trace);
+        Report rep = buildReport(*r.trace, findFindings(*r.trace));
         QCOMPARE(rep.graphBreaks.size(), size_t(1));
         const GraphBreakGroup& g = rep.graphBreaks[0];
         QCOMPARE(g.count, uint64_t(1));
@@ -373,7 +369,7 @@ private Q_SLOTS:
     void evidenceOfTheExample()
     {
         auto r = load({ fixture(u"example.log"_qs) });
-        Report rep = buildReport(*r.trace);
+        Report rep = buildReport(*r.trace, findFindings(*r.trace));
         const Evidence& e = rep.total;
         QCOMPARE(e.compiles, uint64_t(9));
         QCOMPARE(e.recompiles, uint64_t(4));
@@ -452,7 +448,7 @@ private Q_SLOTS:
         QCOMPARE(t.compiles[0].coName, kHostileFn);
         QCOMPARE(t.graphBreakCount(), uint64_t(1));
         QCOMPARE(t.failureCount(), uint64_t(1));
-        Report rep = buildReport(t);
+        Report rep = buildReport(t, findFindings(t));
         QString html = QString::fromStdString(reportHtml(rep));
 
         // No external references, no scripts at all.
@@ -474,7 +470,8 @@ private Q_SLOTS:
 
         // Markdown: trace text only inside code.
         for (const std::string& md :
-            { reportMarkdown(rep), bugReportMarkdown(t, 0), bugReportMarkdown(t, 1) }) {
+            { reportMarkdown(rep), bugReportMarkdown(t, 0, findFindings(t)),
+                bugReportMarkdown(t, 1, findFindings(t)) }) {
             std::string outside = markupOutsideCode(md);
             QVERIFY2(outside.find('<') == std::string::npos, outside.c_str());
             QVERIFY(md.find(kHostileFn) != std::string::npos);
@@ -488,7 +485,7 @@ private Q_SLOTS:
     void bugReportRecompile()
     {
         auto r = load({ fixture(u"recompile_chain.log"_qs) });
-        std::string md = bugReportMarkdown(*r.trace, 4);
+        std::string md = bugReportMarkdown(*r.trace, 4, findFindings(*r.trace));
         QVERIFY2(md.starts_with("## torch.compile [0/4] `scale`: recompiled"), md.c_str());
         QVERIFY(md.find("(against [0/3])") != std::string::npos);
         QVERIFY(
@@ -499,7 +496,7 @@ private Q_SLOTS:
         QVERIFY(md.find("**Source:** `scale` at `train.py:25`") != std::string::npos);
         QVERIFY(md.find("32 → 64 → 128 → 256 → 512") != std::string::npos);
         QVERIFY(md.find("| Compile | [0/4] (#4 in the trace") != std::string::npos);
-        QVERIFY(bugReportMarkdown(*r.trace, 99).empty());
+        QVERIFY(bugReportMarkdown(*r.trace, 99, findFindings(*r.trace)).empty());
     }
 
     // A value guard's reason names the earlier compile's value only; the bug report and the
@@ -511,7 +508,7 @@ private Q_SLOTS:
         auto r = load({ suite + "guard_constant" });
         if (!r.trace)
             QSKIP("no scenario recording (tests/scenarios/recorded)");
-        std::string md = bugReportMarkdown(*r.trace, 1);
+        std::string md = bugReportMarkdown(*r.trace, 1, findFindings(*r.trace));
         QVERIFY2(md.find("**Failed guard** in [0/0]: `EQUALS_MATCH` on `L['factor']`, value "
                          "expected `2`, actual `3`")
                 != std::string::npos,
@@ -520,41 +517,41 @@ private Q_SLOTS:
 
         auto limit = load({ suite + "recompile_limit" });
         QVERIFY(limit.trace);
-        const Report rep = buildReport(*limit.trace);
+        const Report rep = buildReport(*limit.trace, findFindings(*limit.trace));
         QCOMPARE(rep.recompiles.size(), size_t(1));
         QCOMPARE(rep.recompiles[0].chains.size(), size_t(1));
         QCOMPARE(
             rep.recompiles[0].chains[0].values, (std::vector<std::string> { "0", "1", "2", "3" }));
         QCOMPARE(rep.recompiles[0].steps.back().actual, std::string("3"));
         for (uint32_t i = 0; i < limit.trace->compiles.size(); ++i) {
-            md = bugReportMarkdown(*limit.trace, i);
+            md = bugReportMarkdown(*limit.trace, i, findFindings(*limit.trace));
             QVERIFY2(md.find("actual ` `") == std::string::npos, md.c_str());
         }
         // The training flag flipped: TRUE_MATCH in [0/0], FALSE_MATCH in [0/1].
         auto flag = load({ suite + "guard_training_flag" });
         QVERIFY(flag.trace);
-        md = bugReportMarkdown(*flag.trace, 1);
+        md = bugReportMarkdown(*flag.trace, 1, findFindings(*flag.trace));
         QVERIFY2(md.find("value expected `True`, actual `False`") != std::string::npos, md.c_str());
     }
 
     void bugReportGraphBreak()
     {
         auto r = load({ fixture(u"graph_break.log"_qs) });
-        std::string md = bugReportMarkdown(*r.trace, 0);
+        std::string md = bugReportMarkdown(*r.trace, 0, findFindings(*r.trace));
         QVERIFY2(md.find("graph break at `train.py:19`") != std::string::npos, md.c_str());
         QVERIFY(md.find("**Reason:** `Data-dependent branching`") != std::string::npos);
         QVERIFY(md.find("**User code traceback:**\n\n```\n  File") != std::string::npos);
         QVERIFY(md.find("line 19, in step") != std::string::npos);
         QVERIFY(md.find("**Resumes in** [1/0] `torch_dynamo_resume_in_step_at_19`")
             != std::string::npos);
-        std::string resume = bugReportMarkdown(*r.trace, 1);
+        std::string resume = bugReportMarkdown(*r.trace, 1, findFindings(*r.trace));
         QVERIFY(resume.find("code after a graph break in [0/0] `step`") != std::string::npos);
     }
 
     void bugReportFailure()
     {
         auto r = load({ fixture(u"backend_failure.log"_qs) });
-        std::string md = bugReportMarkdown(*r.trace, 0);
+        std::string md = bugReportMarkdown(*r.trace, 0, findFindings(*r.trace));
         QVERIFY2(md.find("failed with `BackendCompilerFailed`") != std::string::npos, md.c_str());
         QVERIFY(md.find("in user frame `") != std::string::npos);
         QVERIFY(md.find("Traceback:\n\n```") != std::string::npos);

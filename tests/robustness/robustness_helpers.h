@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
 #include "core/load/loader.h"
+#include "core/load/trace/file_builder.h"
 #include "fuzz/trace_invariants.h"
 
 #include <QtTest>

@@ -5,9 +5,9 @@
 #include "robustness_helpers.h"
 
 #include "core/io/trace_source.h"
-#include "core/load/chunk_pipeline.h"
-#include "core/load/chunk_scan.h"
-#include "core/load/kind_names.h"
+#include "core/load/trace/chunk_pipeline.h"
+#include "core/load/trace/chunk_scan.h"
+#include "core/parse/kind_names.h"
 
 #include <QTemporaryDir>
 

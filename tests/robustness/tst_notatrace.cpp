@@ -4,8 +4,8 @@
 // damaged start still load.
 #include "robustness_helpers.h"
 
-#include "core/load/content_kind.h"
-#include "core/logs/torch_logs.h"
+#include "core/load/logs/torch_logs.h"
+#include "core/parse/content_kind.h"
 #include "core/writer/compress.h"
 #include "tests/support/heap_counter.h"
 
@@ -192,11 +192,11 @@ private Q_SLOTS:
     // Pasted text (the app's File > Paste Log) is judged the same way.
     void pastedTextIsJudged()
     {
-        auto r = logs::loadText("clipboard", "{\"traceEvents\": []}");
+        auto r = loadText("clipboard", "{\"traceEvents\": []}");
         QVERIFY(!r.trace);
         QCOMPARE(r.errors.size(), size_t(1));
         QCOMPARE(r.errors[0].code, DiagnosticCode::NotATrace);
-        auto ok = logs::loadText("clipboard", exampleLog());
+        auto ok = loadText("clipboard", exampleLog());
         QVERIFY(ok.trace);
         QVERIFY(ok.trace->compileCount() > 0);
     }

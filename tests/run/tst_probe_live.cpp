@@ -13,9 +13,9 @@
 #include "core/load/live_trace.h"
 #include "core/load/loader.h"
 #include "core/report/probe_report.h"
-#include "core/report/text_format.h"
 #include "core/run/probe_session.h"
 #include "core/run/run_folder.h"
+#include "core/util/text_format.h"
 
 #include <QDir>
 #include <QFileInfo>

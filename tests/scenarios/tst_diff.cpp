@@ -36,7 +36,7 @@ TraceDiff diffOf(const std::string& a, const std::string& b)
     auto ta = loadPath(kRec + "/" + a), tb = loadPath(kRec + "/" + b);
     if (!ta || !tb)
         qFatal("cannot load %s or %s", a.c_str(), b.c_str());
-    return diffTraces(*ta, *tb);
+    return diffTraces({ *ta, findFindings(*ta) }, { *tb, findFindings(*tb) });
 }
 
 // "kind" for every change, run changes first: what a pair must give exactly.
@@ -169,7 +169,7 @@ private Q_SLOTS:
         auto a = loadPath(dir + "dedicated_log_torch_trace_rank_1.log");
         auto b = loadPath(dir + "dedicated_log_torch_trace_rank_3.log");
         QVERIFY(a && b);
-        const TraceDiff d = diffTraces(*a, *b);
+        const TraceDiff d = diffTraces({ *a, findFindings(*a) }, { *b, findFindings(*b) });
         QCOMPARE(d.frames.size(), size_t(1)); // `kernel`, matched across the two ranks
         QCOMPARE(d.frames[0].rank, std::optional<int64_t>(3));
         const std::multiset<std::string> expected { "recompiles", "compile_time", "phase_time",

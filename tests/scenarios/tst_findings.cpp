@@ -7,7 +7,7 @@
 
 #include "core/analysis/findings.h"
 #include "core/io/input_buffer.h"
-#include "core/load/file_builder.h"
+#include "core/load/trace/file_builder.h"
 #include "core/report/findings_render.h"
 #include "core/synth/pathological.h"
 
@@ -26,14 +26,15 @@ std::string rulesOf(const std::vector<Finding>& fs)
 {
     std::string s;
     for (const auto& f : fs)
-        s += std::string(toString(f.severity)) + " " + f.rule + ": " + f.title + "\n";
+        s += std::string(toString(f.severity)) + " " + std::string(toString(f.rule)) + ": "
+            + f.title + "\n";
     return s;
 }
 
 const Finding* byRule(const std::vector<Finding>& fs, const std::string& rule)
 {
     for (const auto& f : fs)
-        if (f.rule == rule)
+        if (std::string(toString(f.rule)) == rule)
             return &f;
     return nullptr;
 }
@@ -129,7 +130,8 @@ private Q_SLOTS:
         // No false warning: every warning or error is one the facts call for.
         for (const auto& f : fs)
             if (f.severity != FindingSeverity::Note)
-                QVERIFY2(expected.count(f.rule), (f.rule + " unexpected:\n" + all).c_str());
+                QVERIFY2(expected.count(std::string(toString(f.rule))),
+                    (std::string(toString(f.rule)) + " unexpected:\n" + all).c_str());
         // Ranked: errors first, then by cost within a severity.
         for (size_t i = 1; i < fs.size(); ++i) {
             QVERIFY(fs[i - 1].severity >= fs[i].severity);
@@ -146,8 +148,8 @@ private Q_SLOTS:
             QSKIP("the recording has no example scenario");
         const auto fs = findFindings(*loadScenario(u"example"_qs).trace);
         QVERIFY(fs.size() >= 3);
-        QCOMPARE(fs[0].rule, std::string("failure"));
-        QCOMPARE(fs[1].rule, std::string("data-dependent"));
+        QCOMPARE(std::string(toString(fs[0].rule)), std::string("failure"));
+        QCOMPARE(std::string(toString(fs[1].rule)), std::string("data-dependent"));
         const Finding* shape = byRule(fs, "recompile-shape");
         QVERIFY(shape);
         QCOMPARE(shape->severity, FindingSeverity::Note);
@@ -202,7 +204,8 @@ private Q_SLOTS:
             for (const char* key : { "rule", "severity", "title", "compiles", "frame", "evidence",
                      "hint", "cost_us", "count", "pytorch" })
                 QVERIFY2(f.contains(QString::fromUtf8(key)), key);
-            QCOMPARE(f[u"rule"_qs].toString().toStdString(), fs[size_t(i)].rule);
+            QCOMPARE(
+                f[u"rule"_qs].toString().toStdString(), std::string(toString(fs[size_t(i)].rule)));
             for (const auto& c : f[u"compiles"_qs].toArray()) {
                 const auto index = c.toObject()[u"index"_qs].toInteger();
                 QCOMPARE(c.toObject()[u"id"_qs].toString().toStdString(),
@@ -275,7 +278,7 @@ private Q_SLOTS:
         QVERIFY(r.trace);
         const auto fs = findFindings(*r.trace);
         QVERIFY(!fs.empty());
-        QCOMPARE(fs[0].rule, std::string("wrong-result"));
+        QCOMPARE(std::string(toString(fs[0].rule)), std::string("wrong-result"));
         QCOMPARE(fs[0].severity, FindingSeverity::Error);
         QVERIFY2(fs[0].title.find("6 of 6 checked calls differ") != std::string::npos,
             fs[0].title.c_str());

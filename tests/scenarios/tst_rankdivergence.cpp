@@ -7,8 +7,8 @@
 // generator's determinism, first.
 #include "core/analysis/findings.h"
 #include "core/load/loader.h"
-#include "core/report/text_format.h"
 #include "core/synth/rank_folder.h"
+#include "core/util/text_format.h"
 #include "core/writer/trace_writer.h"
 
 #include <QElapsedTimer>
@@ -37,7 +37,7 @@ std::vector<Finding> rankFindings(const std::vector<Finding>& all)
 {
     std::vector<Finding> out;
     for (const auto& f : all)
-        if (isRankRule(f.rule))
+        if (isRankRule(std::string(toString(f.rule))))
             out.push_back(f);
     return out;
 }
@@ -46,7 +46,8 @@ std::string describe(const std::vector<Finding>& fs)
 {
     std::string s;
     for (const auto& f : fs) {
-        s += std::string(toString(f.severity)) + " " + f.rule + ": " + f.title + "\n";
+        s += std::string(toString(f.severity)) + " " + std::string(toString(f.rule)) + ": "
+            + f.title + "\n";
         for (const auto& [k, v] : f.evidence)
             s += "    " + k + ": " + v + "\n";
     }
@@ -203,8 +204,8 @@ private Q_SLOTS:
         qInfo("%s", all.c_str());
         QCOMPARE(fs.size(), folder.planted.size());
         for (const auto& p : folder.planted) {
-            const auto it = std::find_if(
-                fs.begin(), fs.end(), [&](const Finding& f) { return f.rule == p.rule; });
+            const auto it = std::find_if(fs.begin(), fs.end(),
+                [&](const Finding& f) { return std::string(toString(f.rule)) == p.rule; });
             QVERIFY2(it != fs.end(), (p.rule + " missing:\n" + all).c_str());
             const Finding& f = *it;
             const std::string rank = "rank " + std::to_string(p.rank);
@@ -261,7 +262,7 @@ private Q_SLOTS:
         QVERIFY(trace);
         std::vector<Finding> breaks;
         for (auto& f : findFindings(*trace))
-            if (f.rule == "data-dependent")
+            if (std::string(toString(f.rule)) == "data-dependent")
                 breaks.push_back(f);
         QCOMPARE(breaks.size(), size_t(1));
         QVERIFY2(breaks[0].title.find("`step` (train.py:16) on ranks 0-15 at train.py:19")
@@ -291,7 +292,8 @@ private Q_SLOTS:
         const auto trace = loadFolder(dir.path());
         QVERIFY(trace);
         const auto fs = rankFindings(findFindings(*trace));
-        QVERIFY2(fs.size() == 1 && fs[0].rule == "rank-only-compiles", describe(fs).c_str());
+        QVERIFY2(fs.size() == 1 && std::string(toString(fs[0].rule)) == "rank-only-compiles",
+            describe(fs).c_str());
         QCOMPARE(fs[0].frame, kNone);
         QCOMPARE(fs[0].title, std::string("Rank 2 compiled nothing, unlike ranks 0, 1, 3"));
         QCOMPARE(evidence(fs[0], "ranks without a compile"), std::string("rank 2"));
@@ -335,7 +337,7 @@ private Q_SLOTS:
         // `fn` fails on ranks 0 and 2 alike: one finding that names both.
         std::vector<std::string> failures;
         for (const auto& f : findFindings(*logs))
-            if (f.rule == "failure")
+            if (std::string(toString(f.rule)) == "failure")
                 failures.push_back(f.title);
         QCOMPARE(failures.size(), size_t(1));
         QVERIFY2(

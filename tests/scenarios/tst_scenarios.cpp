@@ -9,8 +9,8 @@
 // Generic checks are driven by each scenario's facts.json; scenario-specific ones name it.
 #include "scenario_suite.h"
 
-#include "core/analysis/graph_break_text.h"
 #include "core/io/input_buffer.h"
+#include "core/load/finish/graph_break_text.h"
 #include "core/model/row_range.h"
 
 #include <QDir>

@@ -9,8 +9,8 @@
 // PATH; without it the test skips and says so (scripts/run-pytorch-suite.sh provides it).
 #include "scenario_suite.h"
 
-#include "core/analysis/graph_break_text.h"
 #include "core/io/input_buffer.h"
+#include "core/load/finish/graph_break_text.h"
 
 #include <QDirIterator>
 #include <QJsonDocument>

@@ -37,7 +37,8 @@ private Q_SLOTS:
         ChangesModel model;
         QAbstractItemModelTester tester(
             &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setDiff(diffTraces(*a.trace, *b.trace));
+        model.setDiff(
+            diffTraces({ *a.trace, findFindings(*a.trace) }, { *b.trace, findFindings(*b.trace) }));
         QCOMPARE(model.rowCount(), 4); // a finding, the break, a guard, the resume frame
         QCOMPARE(model.index(0, ChangesModel::FrameColumn).data().toString(), u"(the runs)"_qs);
         QCOMPARE(

@@ -83,7 +83,7 @@ private Q_SLOTS:
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
         const uint32_t selected = w.selection()->current();
         QVERIFY(selected != kNone);
-        QCOMPARE(dock->findingAt(1)->rule, std::string("data-dependent"));
+        QVERIFY(dock->findingAt(1)->rule == Rule::DataDependent);
         QCOMPARE(selected, dock->findingAt(1)->compiles.front());
         QCOMPARE(w.inspector()->tabs()->currentIndex(), int(InspectorView::WhyIndex));
         QVERIFY(why->toPlainText().contains(QStringLiteral("Data-dependent branching")));

@@ -3,8 +3,8 @@
 #include "ui/backgroundjob.h"
 #include "ui/compare/changesmodel.h"
 #include "ui/compileselection.h"
-#include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/tracesession.h"
 
 #include "core/load/loader.h"
 
@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTreeView>
@@ -36,9 +37,12 @@ uint32_t firstCompile(const Trace& t, uint32_t frame)
 }
 } // namespace
 
-CompareController::CompareController(MainWindow* window, QSplitter* centre)
+CompareController::CompareController(
+    TraceSession* session, QMainWindow* window, QSplitter* centre, TimelineView* timelineA)
     : QObject(window)
+    , m_session(session)
     , m_window(window)
+    , m_timelineA(timelineA)
     , m_centre(centre)
     , m_job(new BackgroundJob(this))
     , m_selectionB(new CompileSelection(this))
@@ -79,8 +83,8 @@ CompareController::CompareController(MainWindow* window, QSplitter* centre)
         m_view, &QTreeView::clicked, this, [this](const QModelIndex& i) { activateRow(i.row()); });
     connect(m_view, &QTreeView::activated, this,
         [this](const QModelIndex& i) { activateRow(i.row()); });
-    // A new trace in the window ends the comparison.
-    connect(window, &MainWindow::traceChanged, this, [this] { clear(); });
+    // A new trace in the session ends the comparison.
+    connect(session, &TraceSession::traceChanged, this, [this] { clear(); });
 }
 
 void CompareController::clear()
@@ -89,14 +93,14 @@ void CompareController::clear()
     m_traceB.reset();
     m_model->setDiff({});
     m_timelineB->setTrace(nullptr);
-    m_window->timeline()->setLegendVisible(true);
+    m_timelineA->setLegendVisible(true);
     m_panel->hide();
     m_dock->hide();
 }
 
 void CompareController::compareWith(const QString& path)
 {
-    const std::shared_ptr<const Trace> a = m_window->trace();
+    const std::shared_ptr<const TraceFacts> a = m_session->facts();
     if (!a) {
         Q_EMIT compareFinished(false, tr("Open a trace first: it is A, the one compared with"));
         return;
@@ -115,12 +119,13 @@ void CompareController::compareWith(const QString& path)
                     out.error = QStringLiteral("nothing could be read");
                 return out;
             }
-            out.diff = diffTraces(*a, *r.trace);
+            const std::vector<Finding> findingsB = findFindings(*r.trace, stop);
+            out.diff = diffTraces({ *a->trace, a->findings }, { *r.trace, findingsB });
             out.trace = std::move(r.trace);
             return out;
         },
         [this, path, a](JobOutcome<Compared> outcome) {
-            if (a != m_window->trace())
+            if (a != m_session->facts())
                 return; // A changed meanwhile
             QString error = outcome.value ? outcome.value->error : outcome.error;
             if (!outcome.value || !outcome.value->trace) {
@@ -145,7 +150,7 @@ void CompareController::compareWith(const QString& path)
             m_timelineB->setTrace(m_traceB);
             const bool wasHidden = m_panel->isHidden();
             // One legend for both timelines, under B's: A's lanes get its room.
-            m_window->timeline()->setLegendVisible(false);
+            m_timelineA->setLegendVisible(false);
             m_panel->show();
             if (wasHidden) { // the two timelines get most of the height, the inspector the rest
                 // (its tabs ask for 230 px at least, which left each timeline one lane at 800 px)
@@ -167,16 +172,16 @@ void CompareController::compareWith(const QString& path)
 
 void CompareController::activateRow(int row)
 {
-    if (row < 0 || row >= m_model->rowCount() || !m_traceB || !m_window->trace())
+    if (row < 0 || row >= m_model->rowCount() || !m_traceB || !m_session->trace())
         return;
     const ChangesModel::Row& r = m_model->row(row);
     if (!r.frame)
         return;
-    const uint32_t a = firstCompile(*m_window->trace(), r.frame->frameA);
+    const uint32_t a = firstCompile(*m_session->trace(), r.frame->frameA);
     const uint32_t b = firstCompile(*m_traceB, r.frame->frameB);
     if (a != kNone) {
-        m_window->selection()->setCurrent(a);
-        m_window->timeline()->revealCompile(a);
+        m_session->selection()->setCurrent(a);
+        m_timelineA->revealCompile(a);
     }
     if (b != kNone) {
         m_selectionB->setCurrent(b);

@@ -4,7 +4,8 @@
 //    is and how many frames changed;
 //  - the Changes dock: every change, most impact first (ChangesModel); a click selects the
 //    frame's first compile in A and in B and brings both into view.
-// A new trace in the window ends the comparison (B's view and the dock are hidden).
+// A new trace in the session ends the comparison (B's view and the dock are hidden). A's
+// findings are the session's; B's are worked out with its load, off the GUI thread.
 #pragma once
 
 #include "core/analysis/trace_diff.h"
@@ -16,6 +17,7 @@
 
 class QDockWidget;
 class QLabel;
+class QMainWindow;
 class QSplitter;
 class QTreeView;
 class QWidget;
@@ -25,13 +27,15 @@ namespace dynascope::ui {
 class BackgroundJob;
 class ChangesModel;
 class CompileSelection;
-class MainWindow;
 class TimelineView;
+class TraceSession;
 
 class CompareController : public QObject {
     Q_OBJECT
 public:
-    CompareController(MainWindow* window, QSplitter* centre);
+    // B's timeline goes under A's (`timelineA`) in `centre`; the Changes dock into `window`.
+    CompareController(
+        TraceSession* session, QMainWindow* window, QSplitter* centre, TimelineView* timelineA);
 
     // Compares the open trace with the trace at `path`; compareFinished() says how it went.
     void compareWith(const QString& path);
@@ -51,7 +55,9 @@ Q_SIGNALS:
     void compareFinished(bool ok, const QString& error);
 
 private:
-    MainWindow* m_window;
+    TraceSession* m_session;
+    QMainWindow* m_window;
+    TimelineView* m_timelineA;
     QSplitter* m_centre;
     BackgroundJob* m_job;
     std::shared_ptr<const Trace> m_traceB;

@@ -4,9 +4,9 @@
 #include "ui/compileselection.h"
 #include "ui/export/imageexport.h"
 #include "ui/mainactions.h"
-#include "ui/mainwindow.h"
 #include "ui/reportview.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/tracesession.h"
 
 #include <QAction>
 #include <QApplication>
@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSaveFile>
@@ -29,13 +30,15 @@
 namespace dynascope::ui {
 
 ExportController::ExportController(
-    MainWindow* window, MainActions* actions, TimelineView* timeline, CompileSelection* selection)
+    TraceSession* session, QMainWindow* window, MainActions* actions, TimelineView* timeline)
     : QObject(window)
+    , m_session(session)
     , m_window(window)
     , m_actions(actions)
     , m_timeline(timeline)
-    , m_selection(selection)
+    , m_selection(session->selection())
 {
+    CompileSelection* selection = m_selection;
     m_reportDock = new QDockWidget(tr("Report"), window);
     m_reportDock->setObjectName(QStringLiteral("reportDock"));
     m_report = new ReportView(m_reportDock);
@@ -50,7 +53,8 @@ ExportController::ExportController(
         actions->exportImage, &QAction::triggered, this, &ExportController::exportImageInteractive);
     connect(actions->copyImage, &QAction::triggered, this, &ExportController::copyImage);
     connect(actions->copyBugReport, &QAction::triggered, this, &ExportController::copyBugReport);
-    connect(window, &MainWindow::traceChanged, this, &ExportController::onTraceChanged);
+    connect(session, &TraceSession::traceChanged, this,
+        [this](const std::shared_ptr<const Trace>& trace) { onTraceChanged(trace); });
     connect(selection, &CompileSelection::currentChanged, this, &ExportController::updateActions);
     m_lastDir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
     updateActions();
@@ -59,7 +63,7 @@ ExportController::ExportController(
 void ExportController::onTraceChanged(const std::shared_ptr<const Trace>& trace)
 {
     m_trace = trace;
-    m_report->setTrace(m_trace);
+    m_report->setFacts(m_session->facts());
     updateActions();
 }
 
@@ -73,7 +77,7 @@ void ExportController::updateActions()
 
 QString ExportController::footerText() const
 {
-    return imageFooterText(m_trace.get(), m_window->openPathList(), m_selection->current(),
+    return imageFooterText(m_trace.get(), m_session->paths(), m_selection->current(),
         m_timeline->viewRange(), m_timeline->tzOffsetMinutes());
 }
 
@@ -164,7 +168,8 @@ QString ExportController::bugReportText() const
 {
     if (!m_trace || m_selection->current() >= m_trace->compiles.size())
         return {};
-    return QString::fromStdString(bugReportMarkdown(*m_trace, m_selection->current()));
+    return QString::fromStdString(
+        bugReportMarkdown(*m_trace, m_selection->current(), m_session->findings()));
 }
 
 void ExportController::copyBugReport()

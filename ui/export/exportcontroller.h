@@ -1,7 +1,7 @@
 // ExportController: File > Export Image (Ctrl+E), Edit > Copy Image, Edit > Copy as Bug Report,
 // and the Report dock. Images go only where the user chose in a file dialog (or to the
-// clipboard); the default file name never comes from trace content. MainWindow only creates it;
-// it follows the window's loads.
+// clipboard); the default file name never comes from trace content. The window only creates it;
+// it follows the session (TraceSession), and the bug report and the report reuse its findings.
 #pragma once
 
 #include "core/model/trace.h"
@@ -12,14 +12,15 @@
 #include <memory>
 
 class QDockWidget;
+class QMainWindow;
 
 namespace dynascope::ui {
 
 class CompileSelection;
 class MainActions;
-class MainWindow;
 class ReportView;
 class TimelineView;
+class TraceSession;
 
 class ExportController : public QObject {
     Q_OBJECT
@@ -27,8 +28,9 @@ public:
     enum class Target { Timeline, Window };
     enum class Format { Png1x, Png2x, Svg };
 
-    ExportController(MainWindow* window, MainActions* actions, TimelineView* timeline,
-        CompileSelection* selection);
+    // The Report dock goes into `window`; "Whole window" images are of it.
+    ExportController(
+        TraceSession* session, QMainWindow* window, MainActions* actions, TimelineView* timeline);
 
     // The footer of every image: trace file, selected compile, visible range, version.
     QString footerText() const;
@@ -48,7 +50,8 @@ private:
     void onTraceChanged(const std::shared_ptr<const Trace>& trace);
     void updateActions();
 
-    MainWindow* m_window;
+    TraceSession* m_session;
+    QMainWindow* m_window;
     MainActions* m_actions;
     TimelineView* m_timeline;
     CompileSelection* m_selection;

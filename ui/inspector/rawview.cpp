@@ -1,7 +1,7 @@
 #include "ui/inspector/rawview.h"
 
 #include "core/io/trace_source.h"
-#include "core/logs/log_line.h"
+#include "core/parse/log_line.h"
 #include "ui/inspector/codeviewer.h"
 #include "ui/models/format.h"
 

@@ -3,8 +3,8 @@
 // as a filterable key / value tree whose config blobs expand. Plain-text labels only.
 #pragma once
 
+#include "core/model/phase_groups.h"
 #include "core/model/trace.h"
-#include "core/report/phase_groups.h"
 
 #include <QWidget>
 

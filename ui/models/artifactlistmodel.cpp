@@ -1,6 +1,6 @@
 #include "ui/models/artifactlistmodel.h"
 
-#include "core/logs/log_line.h"
+#include "core/parse/log_line.h"
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"

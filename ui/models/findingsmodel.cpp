@@ -95,7 +95,7 @@ QVariant FindingsModel::dataFor(const QModelIndex& index, int role) const
         break;
     case RuleColumn:
         if (role == Qt::DisplayRole || role == SortRole)
-            return qs(f.rule);
+            return qs(toString(f.rule));
         break;
     }
     return {};

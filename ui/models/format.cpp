@@ -2,7 +2,7 @@
 
 #include "core/analysis/why_chain.h"
 #include "core/model/trace.h"
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 
 #include <QDateTime>
 #include <QFileInfo>

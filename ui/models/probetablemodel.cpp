@@ -1,6 +1,6 @@
 #include "ui/models/probetablemodel.h"
 
-#include "core/report/text_format.h"
+#include "core/util/text_format.h"
 #include "ui/models/statusstyle.h"
 #include "ui/plaintooltip.h"
 

@@ -1,6 +1,6 @@
 #include "ui/models/sourcelookup.h"
 
-#include "core/analysis/graph_break_text.h"
+#include "core/load/finish/graph_break_text.h"
 #include "ui/models/format.h"
 
 #include <QDir>

@@ -4,8 +4,8 @@
 // lighter), and phaseStyle() colours chromium phases by the report's phase groups.
 #pragma once
 
+#include "core/model/phase_groups.h"
 #include "core/model/trace.h"
-#include "core/report/phase_groups.h"
 
 #include <QColor>
 #include <QString>

@@ -1,10 +1,11 @@
 #include "ui/record/recordingui.h"
 
 #include "ui/mainactions.h"
-#include "ui/mainwindow.h"
+#include "ui/recentfiles.h"
 #include "ui/record/livefollower.h"
 #include "ui/record/recorddialog.h"
 #include "ui/record/recordingviews.h"
+#include "ui/tracesession.h"
 
 #include "core/run/run_folder.h"
 
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
@@ -22,18 +24,20 @@
 
 namespace dynascope::ui {
 
-RecordingUi::RecordingUi(
-    MainWindow* window, MainActions* actions, QStackedWidget* stack, QStatusBar* bar)
+RecordingUi::RecordingUi(TraceSession* session, QMainWindow* window, MainActions* actions,
+    QStackedWidget* stack, RecentFiles* recent)
     : QObject(window)
+    , m_session(session)
     , m_window(window)
+    , m_recent(recent)
     , m_actions(actions)
     , m_stack(stack)
-    , m_bar(bar)
+    , m_bar(window->statusBar())
     , m_run(new RunController(this))
     , m_page(new RecordingPage(m_run, stack))
-    , m_indicator(new RunIndicator(m_run, bar))
+    , m_indicator(new RunIndicator(m_run, m_bar))
     , m_follow(new LiveFollower(this))
-    , m_followIndicator(new FollowIndicator(m_follow, bar))
+    , m_followIndicator(new FollowIndicator(m_follow, m_bar))
 {
     m_stack->addWidget(m_page);
     m_bar->addPermanentWidget(m_indicator);
@@ -42,27 +46,26 @@ RecordingUi::RecordingUi(
     connect(m_actions->stopRun, &QAction::triggered, m_run, &RunController::stop);
     connect(m_run, &RunController::started, this, &RecordingUi::onStarted);
     connect(m_run, &RunController::finished, this, &RecordingUi::onFinished);
-    connect(m_run, &RunController::openRequested, m_window,
-        [this](const QStringList& paths) { m_window->openPaths(paths); });
-    connect(m_run, &RunController::traceUpdated, m_window,
+    connect(m_run, &RunController::openRequested, m_session,
+        [this](const QStringList& paths) { m_session->open(paths); });
+    connect(m_run, &RunController::traceUpdated, m_session,
         [this](const std::shared_ptr<const Trace>& trace, const QStringList& paths, bool final) {
             if (trace)
-                m_window->showLiveTrace(trace, paths, final);
+                m_session->showLive(trace, paths, final);
             else if (final && !run::runTraceFiles(m_run->folder().toStdString()).empty())
-                m_window->openPaths(paths); // files that do not load: the window says why
+                m_session->open(paths); // files that do not load: the window says why
         });
 
     connect(m_actions->followFolder, &QAction::triggered, this, &RecordingUi::showFollowDialog);
     connect(m_actions->stopFollowing, &QAction::triggered, this, &RecordingUi::stopFollowing);
     connect(m_followIndicator, &FollowIndicator::stopRequested, this, &RecordingUi::stopFollowing);
-    connect(m_follow, &TraceFollower::traceUpdated, m_window,
+    connect(m_follow, &TraceFollower::traceUpdated, m_session,
         [this](const std::shared_ptr<const Trace>& trace, const QStringList& paths, bool final) {
-            m_window->showLiveTrace(trace, paths, final);
+            m_session->showLive(trace, paths, final);
         });
     // Opening another trace ends following.
-    connect(m_window, &MainWindow::traceChanged, this, [this] {
-        if (m_follow->isFollowing()
-            && m_window->openPathList() != QStringList { m_follow->folder() })
+    connect(m_session, &TraceSession::traceChanged, this, [this] {
+        if (m_follow->isFollowing() && m_session->paths() != QStringList { m_follow->folder() })
             stopFollowing();
     });
 }
@@ -89,7 +92,8 @@ void RecordingUi::stopFollowing()
 void RecordingUi::showFollowDialog()
 {
     const QString folder = QFileDialog::getExistingDirectory(m_window,
-        tr("Follow a TORCH_TRACE Folder a Running Job Writes Into"), m_window->lastFolder());
+        tr("Follow a TORCH_TRACE Folder a Running Job Writes Into"),
+        m_recent->startFolder(m_session->paths()));
     if (!folder.isEmpty())
         follow(folder);
 }
@@ -128,7 +132,7 @@ void RecordingUi::onStarted()
 {
     m_actions->stopRun->setEnabled(true);
     m_actions->recordRun->setEnabled(false);
-    if (!m_window->trace())
+    if (!m_session->trace())
         m_stack->setCurrentWidget(m_page);
     m_window->setWindowTitle(tr("Recording — Dynascope"));
 }
@@ -141,7 +145,7 @@ void RecordingUi::onFinished()
     m_bar->showMessage(tr("The recorded program %1")
                            .arg(status ? QString::fromStdString(status->describe()) : QString()),
         10000);
-    if (!m_window->trace())
+    if (!m_session->trace())
         m_window->setWindowTitle(tr("Recorded — Dynascope"));
 }
 

@@ -10,6 +10,7 @@
 
 #include <functional>
 
+class QMainWindow;
 class QStackedWidget;
 class QStatusBar;
 
@@ -18,14 +19,18 @@ namespace dynascope::ui {
 class FollowIndicator;
 class LiveFollower;
 class MainActions;
-class MainWindow;
+class RecentFiles;
 class RecordingPage;
 class RunIndicator;
+class TraceSession;
 
 class RecordingUi : public QObject {
     Q_OBJECT
 public:
-    RecordingUi(MainWindow* window, MainActions* actions, QStackedWidget* stack, QStatusBar* bar);
+    // The Recording page goes into `stack`, the indicators into the window's status bar; what a
+    // recording or a followed folder writes opens in the session.
+    RecordingUi(TraceSession* session, QMainWindow* window, MainActions* actions,
+        QStackedWidget* stack, RecentFiles* recent);
 
     // Starts recording; false with *error (the window also says why in the status bar).
     bool start(const RunRequest& request, QString* error);
@@ -49,7 +54,9 @@ private:
     void onStarted();
     void onFinished();
 
-    MainWindow* m_window;
+    TraceSession* m_session;
+    QMainWindow* m_window;
+    RecentFiles* m_recent;
     MainActions* m_actions;
     QStackedWidget* m_stack;
     QStatusBar* m_bar;

@@ -2,12 +2,13 @@
 
 #include "ui/compileselection.h"
 #include "ui/mainactions.h"
-#include "ui/mainwindow.h"
 #include "ui/search/searchbar.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/tracesession.h"
 
 #include <QAction>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QStatusBar>
 #include <QToolBar>
 
@@ -16,13 +17,14 @@
 namespace dynascope::ui {
 
 TimelineNavigation::TimelineNavigation(
-    MainWindow* window, MainActions* actions, TimelineView* timeline, CompileSelection* selection)
+    TraceSession* session, QMainWindow* window, MainActions* actions, TimelineView* timeline)
     : QObject(window)
     , m_window(window)
     , m_actions(actions)
     , m_timeline(timeline)
-    , m_selection(selection)
+    , m_selection(session->selection())
 {
+    CompileSelection* selection = m_selection;
     m_toolBar = window->addToolBar(tr("Navigation"));
     m_toolBar->setObjectName(QStringLiteral("navigationToolBar"));
     m_toolBar->setMovable(false);
@@ -59,7 +61,8 @@ TimelineNavigation::TimelineNavigation(
     connect(actions->allPhaseDepths, &QAction::toggled, this, applyLayout);
     connect(actions->foldIdleGaps, &QAction::toggled, timeline, &TimelineView::setFoldGaps);
     connect(actions->alignRanks, &QAction::toggled, timeline, &TimelineView::setAlignRanks);
-    connect(window, &MainWindow::traceChanged, this, &TimelineNavigation::onTraceChanged);
+    connect(session, &TraceSession::traceChanged, this,
+        [this](const std::shared_ptr<const Trace>& trace) { onTraceChanged(trace); });
     connect(selection, &CompileSelection::currentChanged, this, &TimelineNavigation::updateActions);
     updateActions();
 }

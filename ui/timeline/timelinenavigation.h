@@ -1,7 +1,7 @@
 // TimelineNavigation: the main window's navigation around the timeline. The toolbar (open, back /
 // forward through zoom history, the search bar), the View actions for phase rows and ranges, and
-// Go > next/previous compile of the same frame. It follows MainWindow::traceChanged, so MainWindow
-// only creates it.
+// Go > next/previous compile of the same frame. It follows the session (TraceSession), so the
+// window only creates it.
 #pragma once
 
 #include "core/model/trace.h"
@@ -10,21 +10,23 @@
 
 #include <memory>
 
+class QMainWindow;
 class QToolBar;
 
 namespace dynascope::ui {
 
 class CompileSelection;
 class MainActions;
-class MainWindow;
 class SearchBar;
 class TimelineView;
+class TraceSession;
 
 class TimelineNavigation : public QObject {
     Q_OBJECT
 public:
-    TimelineNavigation(MainWindow* window, MainActions* actions, TimelineView* timeline,
-        CompileSelection* selection);
+    // Its toolbar goes into `window`, its messages into the window's status bar.
+    TimelineNavigation(
+        TraceSession* session, QMainWindow* window, MainActions* actions, TimelineView* timeline);
 
     SearchBar* searchBar() const { return m_search; }
     QToolBar* toolBar() const { return m_toolBar; }
@@ -36,7 +38,7 @@ private:
     void onTraceChanged(const std::shared_ptr<const Trace>& trace);
     void updateActions();
 
-    MainWindow* m_window;
+    QMainWindow* m_window;
     MainActions* m_actions;
     TimelineView* m_timeline;
     CompileSelection* m_selection;
