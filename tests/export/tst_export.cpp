@@ -186,9 +186,8 @@ QJsonObject comparable(
     // A compile with no dynamo_start (the one the recompile limit stopped) is named after its
     // frame's other compiles when its metrics name nothing (torch 2.11): alone in a subset, its
     // name is not in the file.
-    const bool named = std::any_of(selection.begin(), selection.end(), [&](uint32_t i) {
-        return i != index && t.compiles[i].frame == comp.frame;
-    });
+    const bool named = std::any_of(selection.begin(), selection.end(),
+        [&](uint32_t i) { return i != index && t.compiles[i].frame == comp.frame; });
     if (comp.startRecord == kNone && !named)
         for (const char* key : { "co_name", "co_filename", "co_firstlineno" })
             c.remove(QString::fromLatin1(key));

@@ -6,10 +6,14 @@
 
 namespace dynascope {
 
-CompileStatus computeStatus(const Compile& c)
+CompileStatus computeStatus(const Compile& c, TraceFormat format)
 {
     if (c.failure)
         return CompileStatus::Error;
+    if (format == TraceFormat::TorchLogs)
+        return !c.graphBreaks.empty() ? CompileStatus::GraphBreak
+            : c.guardsRecord != kNone ? CompileStatus::Ok
+                                      : CompileStatus::Missing;
     if (c.metricsRecord == kNone)
         return CompileStatus::Missing;
     if (!c.graphOpCount || *c.graphOpCount == 0)

@@ -3,12 +3,16 @@
 // all: missing (the process died mid-compile or the log is cut). One difference from tlparse:
 // a restart that is not a graph break (restart_reasons holding only "<class
 // '...RestartAnalysis'>" entries) leaves the compile ok, where tlparse shows a restart.
+//
+// TORCH_LOGS text carries no metrics, so it can say less: a failure it logged, a graph break it
+// logged, a compile that installed its guards (ok); nothing else (no "empty"), else missing.
+// Both importers finish with this one function.
 #pragma once
 
 #include "core/model/trace.h"
 
 namespace dynascope {
 
-CompileStatus computeStatus(const Compile& c);
+CompileStatus computeStatus(const Compile& c, TraceFormat format = TraceFormat::TorchTrace);
 
 } // namespace dynascope

@@ -1,13 +1,14 @@
 // The trace model of TORCH_LOGS text (torch_logs.h): statements (statement_reader.h) -> one
 // Trace part per process, merged with appendTrace like the files of a folder.
-#include "core/load/finish/append_trace.h"
 #include "core/load/logs/torch_logs.h"
 
 #include "core/io/input_buffer.h"
 #include "core/io/trace_source.h"
+#include "core/load/finish/append_trace.h"
 #include "core/load/finish/compile_links.h"
 #include "core/load/finish/graph_break_text.h"
 #include "core/load/finish/recompile_linker.h"
+#include "core/load/finish/status.h"
 #include "core/load/logs/log_messages.h"
 #include "core/load/logs/statement_reader.h"
 #include "core/parse/content_kind.h"
@@ -378,7 +379,7 @@ private:
         // The same linking as a trace file's (core/load/finish/compile_links.h).
         linkRecompileReasons(*m_trace, m_reasons, *m_pool, {});
         for (auto& comp : t.compiles)
-            comp.status = statusOf(comp);
+            comp.status = computeStatus(comp, TraceFormat::TorchLogs);
         TraceFile& f = t.files[0];
         f.recordCount = static_cast<uint32_t>(t.records.size());
     }
@@ -539,19 +540,6 @@ private:
                 }
             }
         }
-    }
-
-    // What the text can say: a failure it logged, a graph break it logged, a compile that
-    // installed its guards; nothing else (no metrics, so no "empty" either).
-    static CompileStatus statusOf(const Compile& c)
-    {
-        if (c.failure)
-            return CompileStatus::Error;
-        if (!c.graphBreaks.empty())
-            return CompileStatus::GraphBreak;
-        if (c.guardsRecord != kNone)
-            return CompileStatus::Ok;
-        return CompileStatus::Missing;
     }
 
     struct FrameName {
