@@ -1,6 +1,7 @@
 #include "core/analysis/why_document.h"
 
 #include "core/analysis/why_chain.h"
+#include "core/load/finish/graph_break_text.h"
 #include "core/util/text_format.h"
 
 #include <algorithm>
@@ -442,10 +443,7 @@ void writeBreak(Writer& w, const Trace& t, const Compile& c, const BreakWhy& g, 
         w.text(" at ");
         w.sourceLink(g.userLine.file, g.userLine.line);
     }
-    std::string reason = trimmed(g.reason);
-    const std::string_view prefix = "Graph Break Reason: ";
-    if (reason.starts_with(prefix))
-        reason = reason.substr(prefix.size());
+    const std::string reason(withoutReasonLead(trimmed(g.reason)));
     const size_t nl = reason.find('\n');
     w.text(": ");
     if (reason.empty() && g.record < t.records.size()

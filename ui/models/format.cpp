@@ -1,8 +1,10 @@
 #include "ui/models/format.h"
 
 #include "core/analysis/why_chain.h"
+#include "core/load/finish/graph_break_text.h"
 #include "core/model/trace.h"
 #include "core/util/text_format.h"
+#include "core/util/trim.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -253,10 +255,8 @@ QString shortReason(const Compile& c)
     if (c.failure)
         return qs(c.failure->type.empty() ? std::string("failed") : c.failure->type);
     if (!c.graphBreaks.empty()) {
-        QString reason = firstLine(c.graphBreaks.front().reason);
-        if (reason.startsWith(QLatin1String("Graph Break Reason: ")))
-            reason = reason.mid(20);
-        return elided(reason, 48);
+        const std::string_view lead = text::firstLine(c.graphBreaks.front().reason);
+        return elided(qs(withoutReasonLead(trimBlanks(lead))), 48);
     }
     return {};
 }

@@ -309,4 +309,10 @@ void describeFailure(Compile& c)
     f.layer = failureLayer(f);
 }
 
+std::string_view withoutReasonLead(std::string_view reason)
+{
+    constexpr std::string_view lead = "Graph Break Reason: ";
+    return reason.starts_with(lead) ? reason.substr(lead.size()) : reason;
+}
+
 } // namespace dynascope

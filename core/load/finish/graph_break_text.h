@@ -26,6 +26,10 @@ GraphBreak parseGraphBreakReason(std::string_view reason);
 // break text.
 bool isRestartWithoutBreak(std::string_view reason);
 
+// A reason without PyTorch's "Graph Break Reason: " lead (older logs and TORCH_LOGS text start
+// with it); the reason itself when it has none.
+std::string_view withoutReasonLead(std::string_view reason);
+
 // The sections of structured graph-break text: the first is the break, each "*** While handling
 // this graph break, another graph break occurred: ***" starts another. Empty when the text has
 // no Explanation, Hint, debug context or link (older PyTorch, other writers).
