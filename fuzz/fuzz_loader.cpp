@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes -> InputBuffer::fromBytes (zstd/gzip decompressed with a
 // 1 MiB limit) -> buildFile -> the model's invariants (trace_invariants.h). Any violation aborts,
 // so libFuzzer saves the input as a crash. Built by the `fuzz` preset (clang,
-// -fsanitize=fuzzer,address,undefined); README.md, "Robustness", says how to run it.
+// -fsanitize=fuzzer,address,undefined); docs/robustness.md, "Fuzzing", says how to run it.
 #include "fuzz/trace_invariants.h"
 
 #include <cstdint>

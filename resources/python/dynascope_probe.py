@@ -15,8 +15,8 @@ waits for `import torch` and replaces torch.compile with a wrapper that
 - records an exception that escapes a compiled call, and one that ends the program.
 
 It writes what it measured into the trace itself, as an artifact named "dynascope_probe" (JSON
-payload, format "dynascope-probe", version 1; documented in Dynascope's README, "Probe
-artifact"), through torch._logging.trace_structured: once when the first callable finishes its
+payload, format "dynascope-probe", version 1; documented in Dynascope's docs/recording.md,
+"The probe artifact"), through torch._logging.trace_structured: once when the first callable finishes its
 N + 1 measured calls (a "snapshot"), and once at exit ("end"). Nothing is written in a process
 that never calls torch.compile.
 

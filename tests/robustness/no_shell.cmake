@@ -53,7 +53,7 @@ endforeach()
 list(LENGTH sources n)
 if(found)
   message(FATAL_ERROR "Process or URL calls in the app's code (trace content must never reach "
-    "a shell; see README, Robustness). Remove them, or review and extend this check:\n${found}")
+    "a shell; see docs/robustness.md). Remove them, or review and extend this check:\n${found}")
 endif()
 message(STATUS "no process or URL calls in ${n} files of core/, ui/, app/ but posix_spawnp in "
   "${allowed}")
