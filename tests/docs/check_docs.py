@@ -3,7 +3,12 @@
 
     check_docs.py commands    --cli CLI --root ROOT   every dynascope-cli line in a code block runs
     check_docs.py cli-options --cli CLI --root ROOT   every option of each --help is in docs/cli.md
-    check_docs.py images      --root ROOT             every image the pages name exists
+    check_docs.py images      --root ROOT             every image the pages name is made by
+                                                      scripts/screenshots.sh, exists and has
+                                                      the size that script declares
+    check_docs.py screenshots --bin DIR --root ROOT   scripts/screenshots.sh runs (into a
+                                                      scratch folder) and makes each picture at
+                                                      its declared size
 
 commands. Every line in a fenced or indented code block of README.md and docs/*.md whose first
 word is dynascope-cli (or a path ending in /dynascope-cli; a leading `$ `, `/usr/bin/time ...`
@@ -32,6 +37,7 @@ import os
 import re
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -425,24 +431,94 @@ def check_cli_options(cli: str, root: Path) -> int:
     return 1 if failures else 0
 
 
-IMAGE = re.compile(r"!\[[^\]]*\]\(\s*([^)\s]+)(?:\s+\"[^\"]*\")?\s*\)|<img\s[^>]*src=\"([^\"]+)\"", re.S)
+# ![alt](target): the alt text may hold balanced brackets ([3/1]), one level deep.
+IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*([^)\s]+)(?:\s+\"[^\"]*\")?\s*\)|<img\s[^>]*src=\"([^\"]+)\"", re.S)
+SCREENSHOTS = "scripts/screenshots.sh"
+# A picture's line in scripts/screenshots.sh: `shot NAME.png WxH ...` (or shot_live, shot_notebook).
+SHOT = re.compile(r"^\s*shot\w*\s+([\w.-]+\.png)\s+(\d+)x(\d+)(?=\s|$)", re.M)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def declared_images(root: Path) -> dict[str, tuple[int, int]]:
+    """NAME.png -> (width, height), as scripts/screenshots.sh makes them (into docs/)."""
+    text = (root / SCREENSHOTS).read_text(encoding="utf-8")
+    return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in SHOT.finditer(text)}
+
+
+def png_size(path: Path) -> tuple[int, int] | None:
+    """Width and height from a PNG's IHDR chunk (the first, right after the signature)."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24 or head[:8] != PNG_SIGNATURE or head[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+def size_problem(path: Path, want: tuple[int, int]) -> str | None:
+    got = png_size(path)
+    if got is None:
+        return "is not a PNG"
+    if got != want:
+        return f"is {got[0]}x{got[1]}, {SCREENSHOTS} makes it {want[0]}x{want[1]}"
+    return None
 
 
 def check_images(root: Path) -> int:
     failures: list[str] = []
+    declared = declared_images(root)
+    named: set[str] = set()
     count = 0
     for page in pages(root):
         text = page.read_text(encoding="utf-8")
         for m in IMAGE.finditer(text):
             target = m.group(1) or m.group(2)
+            where = f"{page.relative_to(root)}:{text.count(chr(10), 0, m.start()) + 1}"
             if re.match(r"^[a-z]+:", target):
-                failures.append(f"{page.relative_to(root)}: image {target} is not a file in the repository")
+                failures.append(f"{where}: image {target} is not a file in the repository")
                 continue
             count += 1
-            line = text.count("\n", 0, m.start()) + 1
-            if not (page.parent / target).is_file():
-                failures.append(f"{page.relative_to(root)}:{line}: image {target} does not exist")
-    print(f"{count} images named in README.md and docs/*.md")
+            path = (page.parent / target).resolve()
+            if not path.is_file():
+                failures.append(f"{where}: image {target} does not exist")
+                continue
+            if path.parent != root / "docs" or path.name not in declared:
+                failures.append(f"{where}: image {target} is not made by {SCREENSHOTS} (add a shot line there)")
+                continue
+            named.add(path.name)
+            problem = size_problem(path, declared[path.name])
+            if problem:
+                failures.append(f"{where}: image {target} {problem}: run bash {SCREENSHOTS} {path.name}")
+    for name in sorted(set(declared) - named):
+        failures.append(f"{SCREENSHOTS} makes {name}, which no page of README.md and docs/*.md shows")
+    print(f"{count} images named in README.md and docs/*.md; {len(declared)} made by {SCREENSHOTS}, "
+          "each at the size it declares")
+    for f in failures:
+        print(f"FAIL {f}")
+    return 1 if failures else 0
+
+
+def check_screenshots(bin_dir: str, root: Path) -> int:
+    """Run scripts/screenshots.sh into a scratch folder: each picture made at its declared size,
+    or skipped with the reason the script gives (an input or tool this machine lacks)."""
+    declared = declared_images(root)
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="dynascope-screenshots-") as out:
+        r = subprocess.run(["bash", str(root / SCREENSHOTS), "--bin", bin_dir, "--out", out],
+                           capture_output=True, text=True, timeout=300)
+        print(r.stdout + r.stderr, end="")
+        if r.returncode != 0:
+            failures.append(f"{SCREENSHOTS} exits {r.returncode}")
+        skipped = set(re.findall(r"^skipped ([\w.-]+\.png):", r.stdout, re.M))
+        for name, size in sorted(declared.items()):
+            made = Path(out) / name
+            if not made.is_file():
+                if name not in skipped:
+                    failures.append(f"{SCREENSHOTS} neither made nor skipped {name}")
+                continue
+            problem = size_problem(made, size)
+            if problem:
+                failures.append(f"{name} as made {problem}")
     for f in failures:
         print(f"FAIL {f}")
     return 1 if failures else 0
@@ -450,13 +526,18 @@ def check_images(root: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("check", choices=["commands", "cli-options", "images"])
+    ap.add_argument("check", choices=["commands", "cli-options", "images", "screenshots"])
     ap.add_argument("--cli", help="dynascope-cli to run")
+    ap.add_argument("--bin", help="the folder of dynascope, dynascope-fixtures and dynascope-standin")
     ap.add_argument("--root", required=True, help="the repository root")
     a = ap.parse_args()
     root = Path(a.root).resolve()
     if a.check == "images":
         return check_images(root)
+    if a.check == "screenshots":
+        if not a.bin:
+            ap.error("--bin is needed")
+        return check_screenshots(a.bin, root)
     if not a.cli:
         ap.error("--cli is needed")
     if a.check == "commands":
