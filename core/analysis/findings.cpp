@@ -222,7 +222,7 @@ void mergeAcrossRanks(std::vector<Finding>& out, std::vector<size_t>& rankAt)
 
 std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
 {
-    findings::Context cx { trace, stop, {} };
+    findings::Context cx { trace, stop, {}, {} };
     findings::recompileRules(cx);
     findings::breakRules(cx);
     findings::costRules(cx);

@@ -133,16 +133,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!follower->isFollowing(), 20000);
         QVERIFY2(counts.size() >= 2, "the trace was shown only once while it grew");
         QVERIFY(std::is_sorted(counts.begin(), counts.end()));
+        // The window ends with what opening the finished folder shows. Its last update is the
+        // follower's final read, loaded on a worker thread: it may land after the follower
+        // stopped (slowly under the sanitizers), so wait for it.
+        const LoadResult opened = load({ r.folder.toStdString() });
+        QVERIFY(opened.trace);
+        QTRY_COMPARE_WITH_TIMEOUT(w.trace()->compiles.size(), opened.trace->compiles.size(), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.trace()->records.size(), opened.trace->records.size(), 20000);
         QVERIFY(counts.front() < counts.back() || counts.front() < w.trace()->compiles.size());
         // The view followed the trace as it grew: all of it shows.
         const auto view = w.timeline()->viewRange();
         const auto all = w.timeline()->layout().toTrace(w.timeline()->layout().bounds());
         qInfo("view %f..%f, trace %f..%f", view.start, view.end, all.start, all.end);
         QVERIFY(view.start <= all.start && view.end >= all.end);
-        const LoadResult opened = load({ r.folder.toStdString() });
-        QVERIFY(opened.trace);
-        QCOMPARE(w.trace()->compiles.size(), opened.trace->compiles.size());
-        QCOMPARE(w.trace()->records.size(), opened.trace->records.size());
         // Every byte was read once.
         QCOMPARE(follower->bytesRead(),
             qint64(QFileInfo(QDir(r.folder).filePath(u"dedicated_log_torch_trace_st4nd1n_.log"_qs))
