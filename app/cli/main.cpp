@@ -30,7 +30,7 @@ const char* kSummaryHelp
           PATH...
       Per file, per compile and total counts of a trace (a file, a folder of per-rank files,
       or .zst/.gz; TORCH_LOGS text too, recognised by content; - reads standard input).
-      --json prints the JSON document described in README.md.
+      --json prints the JSON document described in docs/cli.md.
       A folder's files are grouped into runs (by time and the ranks they claim; identical
       files are left out as duplicates) and the newest run is read: --run N reads run N (1 =
       the oldest), --run all every file. Files named one by one are always read.
@@ -55,7 +55,7 @@ const char* kDiagnoseHelp
       graph breaks, failures and the compiler layer that failed, compile time against the run,
       cache misses; each with its evidence and the next step (code where there is some), and
       PyTorch's own GB code and hints. --json prints the "dynascope-findings" document
-      (README.md, "Findings"). Exits 0 once it ran, whatever it found.
+      (docs/findings.md). Exits 0 once it ran, whatever it found.
 )";
 
 const char* kDiffHelp

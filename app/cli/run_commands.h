@@ -9,7 +9,7 @@ namespace dynascope::cli {
 extern const char* kRecordHelp;
 extern const char* kProbeHelp;
 
-// Both return the exit status (record: the program's; see README, "Recording a run").
+// Both return the exit status (record: the program's; see docs/recording.md).
 int record(const std::vector<std::string>& args);
 int probe(const std::vector<std::string>& args);
 

@@ -5,7 +5,7 @@
 // traced run. Facts come from the why-chain pieces (why_chain.h); every sentence is made here,
 // in Dynascope's words, with PyTorch's own GB code, explanation and hints kept beside them.
 //
-// Rules (finding_rule.h holds them as data; README "Findings" documents each):
+// Rules (finding_rule.h holds them as data; docs/findings.md documents each):
 //   recompile-shape, recompile-guard, recompile-limit, dynamic-still-recompiles,
 //   graph-break, graph-break-skipped-frame, graph-break-io, data-dependent,
 //   failure, fullgraph-error,

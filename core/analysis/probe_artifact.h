@@ -1,8 +1,8 @@
 // The probe's artifact: what `dynascope-cli probe`'s Python helper (resources/python/
 // dynascope_probe.py) measured inside the program and wrote into the trace as an `artifact`
-// record named "dynascope_probe" (JSON payload, format "dynascope-probe", version 1; README.md,
-// "Probe artifact"). Read from a loaded trace, after the load: the loader keeps every record,
-// and this reads the artifacts' payloads back through Trace::payload.
+// record named "dynascope_probe" (JSON payload, format "dynascope-probe", version 1; docs/
+// recording.md, "The probe artifact"). Read from a loaded trace, after the load: the loader
+// keeps every record, and this reads the artifacts' payloads back through Trace::payload.
 //
 // Payloads are trace content: every field is checked, an unreadable artifact becomes a
 // diagnostic, and nothing here is ever run or used as a path.

@@ -11,7 +11,7 @@
 // compile's [start, end], so the parts sum to Compile::durationUs().
 //
 // The mapping is a fixed table of PyTorch's span names plus a few name patterns (see
-// phaseGroupOf); README.md ("Reports and exports") documents it.
+// phaseGroupOf); docs/cli.md ("The compile report") documents it.
 #pragma once
 
 #include "core/model/trace.h"

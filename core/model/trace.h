@@ -55,7 +55,7 @@ struct Record {
     bool hasPayload() const { return flags & kHasPayloadHash; }
     uint64_t payloadOffset() const { return offset + headerLength + ((flags & kCrlf) ? 2 : 1); }
 };
-static_assert(sizeof(Record) == 32, "the record table's size per record (README: Performance)");
+static_assert(sizeof(Record) == 32, "the record table's size per record (docs/performance.md)");
 
 // Text that stays in its file (no copy): read again from the file's source when asked for
 // (empty when the file changed since it was loaded; TraceSource::problem() says how).
@@ -138,7 +138,7 @@ struct PhaseSpan {
     std::string_view name() const { return names.first(); }
     std::string_view category() const { return names.second(); }
 };
-static_assert(sizeof(PhaseSpan) == 40, "the phase spans' size (README: Performance)");
+static_assert(sizeof(PhaseSpan) == 40, "the phase spans' size (docs/performance.md)");
 
 struct InstantEvent {
     std::string_view name; // in Trace::pools

@@ -1,5 +1,5 @@
 // A run-against-run comparison (core/analysis/trace_diff.h) as `dynascope-cli diff` writes it:
-// JSON ("format": "dynascope-diff", "version": 1, README "Comparing two runs"), Markdown for an
+// JSON ("format": "dynascope-diff", "version": 1, docs/cli.md "Diff JSON"), Markdown for an
 // issue or a CI log, and a standalone HTML page. Trace text is escaped or in code.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Findings (core/analysis/findings.h) as the documents and text users read: the JSON of
-// `dynascope-cli diagnose --json` (format "dynascope-findings", README "Findings"), the CLI's
-// text, and Markdown for reports and bug reports (one finding, to paste into an issue).
+// `dynascope-cli diagnose --json` (format "dynascope-findings", docs/cli.md "Findings JSON"), the
+// CLI's text, and Markdown for reports and bug reports (one finding, to paste into an issue).
 #pragma once
 
 #include "core/analysis/findings.h"

@@ -5,7 +5,7 @@
 // AOTAutograd; first failing compile [1/0] in `forward` (model.py:12): <reason>"), the compiled
 // callables run by run, and whether compiling paid for itself (compile_payoff.h). Built from a
 // ProbeSession (core/run/probe_session.h); rendered as Markdown and as JSON (format
-// "dynascope-probe-report", format_version 1, documented in README.md, "Probe report JSON").
+// "dynascope-probe-report", format_version 1, documented in docs/cli.md, "Probe report JSON").
 #pragma once
 
 #include "core/analysis/compile_payoff.h"

@@ -5,7 +5,7 @@
 // Counting rules are the summary's (core/model/trace.h), so the report and `summary --json` always
 // agree: compiles are dynamo_start records, recompiles compiles with frame_compile_id > 0, graph
 // breaks per compile the graph-break artifacts else restart_reasons, failures non-empty fail_type.
-// Grouping rules (documented in README.md, "Reports and exports"):
+// Grouping rules (documented in docs/cli.md, "The compile report"):
 //  - graph breaks are deduplicated by (reason, user file, user line);
 //  - recompiles are grouped by their primary reason (the one against the newest earlier cache
 //    entry) into (guard kind, mismatch, guarded source, frame's function file:line), with the

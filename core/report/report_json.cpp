@@ -1,4 +1,4 @@
-// The report as JSON (schema in README.md, "Report JSON"). Field order is fixed (ordered_json)
+// The report as JSON (schema in docs/cli.md, "Report JSON"). Field order is fixed (ordered_json)
 // and times are integer microseconds, so the document is stable for scripts and diffs.
 #include "core/report/report_render.h"
 

@@ -1,6 +1,6 @@
 // Renderers of the compile report (report.h): Markdown for issues, standalone HTML (inline CSS,
 // no scripts, no external resources, every trace string escaped), and JSON with the stable
-// schema documented in README.md ("format": "dynascope-report", "format_version": 1).
+// schema documented in docs/cli.md ("format": "dynascope-report", "format_version": 1).
 #pragma once
 
 #include "core/report/report.h"

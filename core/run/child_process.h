@@ -1,5 +1,5 @@
-// The one place in Dynascope that starts a process (README, Robustness: "No process, no URL";
-// tests/robustness/no_shell.cmake allows process calls here and nowhere else).
+// The one place in Dynascope that starts a process (docs/robustness.md, "What Dynascope runs and
+// writes"; tests/robustness/no_shell.cmake allows process calls here and nowhere else).
 //
 // It runs only a command line the user typed (`dynascope-cli record -- CMD ARGS...`, `probe`,
 // `dynascope --record`, File > Record a Run…): argv is passed to posix_spawnp as it is, never

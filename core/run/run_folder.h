@@ -1,5 +1,5 @@
 // Run folders: where `record` and `probe` put a program's trace, and the small JSON record of how
-// the program ran (dynascope-run.json, documented in README.md, "Recording a run"). The loader
+// the program ran (dynascope-run.json, documented in docs/cli.md, "Run JSON"). The loader
 // ignores these files: a run folder opens like any TORCH_TRACE folder.
 #pragma once
 

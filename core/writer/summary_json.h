@@ -1,4 +1,4 @@
-// The `dynascope-cli summary --json` document (schema in README.md, "Summary JSON"). Golden
+// The `dynascope-cli summary --json` document (schema in docs/cli.md, "Summary JSON"). Golden
 // tests compare it byte for byte, so field order and number formatting are stable.
 #pragma once
 
