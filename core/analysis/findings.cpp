@@ -59,8 +59,7 @@ std::string frameName(const Trace& t, uint32_t frame, bool quoted, bool withRank
     const std::string name = f.coName.empty() ? std::string("(unknown function)") : f.coName;
     std::string s = quoted ? "`" + name + "`" : name;
     if (!f.coFilename.empty())
-        s += " (" + std::string(baseName(f.coFilename)) + ":" + std::to_string(f.coFirstLineno)
-            + ")";
+        s += " (" + text::codePlace(baseName(f.coFilename), f.coFirstLineno) + ")";
     if (withRank && t.files.size() > 1 && t.files[f.file].rank)
         s += " on rank " + std::to_string(*t.files[f.file].rank);
     return s;

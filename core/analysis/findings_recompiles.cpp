@@ -2,6 +2,8 @@
 #include "core/analysis/findings_rules.h"
 #include "core/analysis/why_chain.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -18,6 +20,7 @@ struct Group {
     bool stillDynamic = false; // a symbolic guard of a compile that was already dynamic failed
     std::vector<uint32_t> recompiles; // compile order
     std::vector<std::string> values; // expected of the first, then each actual
+    size_t actualsMissing = 0; // recompiles whose new value the trace does not give
     std::string symbol; // automatic dynamic took over with this symbol
     uint32_t symbolCompile = kNone;
     Rejection first; // the first recompile's rejection
@@ -49,6 +52,24 @@ std::string valuesText(const std::vector<std::string>& values)
 }
 
 // "the size of `x` dimension 0", "the dtype of `x`", "`self.drop.training`", ...
+// The left side of a value guard's reason, "factor == 2" -> "factor", "self.drop.training ==
+// True" -> "self.drop.training": what the guard read, named as the reason names it, when no
+// guard tree gives its source (TORCH_LOGS without `guards`).
+std::string valueSubject(std::string_view reason)
+{
+    reason = reason.substr(0, reason.find('\n'));
+    const size_t eq = reason.find(" == ");
+    if (eq == std::string_view::npos)
+        return {};
+    std::string_view lhs = reason.substr(0, eq);
+    if (const size_t colon = lhs.find(": "); colon != std::string_view::npos)
+        lhs = lhs.substr(colon + 2); // "0/0: factor"
+    const bool name = !lhs.empty() && std::all_of(lhs.begin(), lhs.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+    });
+    return name ? std::string(lhs) : std::string();
+}
+
 std::string whatChanged(const Group& g)
 {
     const std::string name = "`" + userName(g.source) + "`";
@@ -171,19 +192,33 @@ void groupFinding(Context& cx, const Group& g)
     const bool expected = n == 1 && (shape ? g.symbolCompile != kNone : true);
     Finding& f = cx.add(rule, expected ? FindingSeverity::Note : FindingSeverity::Warning, g.frame);
     const std::string times = n == 1 ? "recompiled" : "recompiled " + std::to_string(n) + " times";
-    const std::string values = valuesText(readableValues(g));
+    std::string values = valuesText(readableValues(g));
+    // Only the value the guard expected: the new one is not in what was logged. TORCH_LOGS text
+    // often lacks it where the trace has it (the compile's own guards, its symbols).
+    const bool onlyExpected
+        = !values.empty() && g.actualsMissing == n && g.mismatch != Mismatch::RequiresGrad;
+    if (onlyExpected) {
+        const Compile& c = t.compiles[g.recompiles.front()];
+        const bool text
+            = c.file < t.files.size() && t.files[c.file].format == TraceFormat::TorchLogs;
+        values += text ? " (the new value is not in the text; the trace has it)"
+                       : " (the new value is not in the trace)";
+    }
+    // ": 32 → 64", or " from 2 (the new value is not in the text; ...)".
+    const std::string changed = values.empty() ? std::string()
+        : onlyExpected                         ? " from " + values
+                                               : ": " + values;
     if (g.stillDynamic)
         cx.setTitle(f, cx.codeTitle(g.frame),
             " still " + times + " after its shapes went dynamic: "
                 + (g.first.guardExpr.empty() ? g.first.detail : g.first.guardExpr) + " failed");
     else if (shape && !values.empty())
         cx.setTitle(f, cx.codeTitle(g.frame),
-            " compiled " + std::to_string(n + 1) + " times because " + whatChanged(g)
-                + " changed: " + values);
+            " compiled " + std::to_string(n + 1) + " times because " + whatChanged(g) + " changed"
+                + changed);
     else
         cx.setTitle(f, cx.codeTitle(g.frame),
-            " " + times + " because " + whatChanged(g) + " changed"
-                + (values.empty() ? std::string() : ": " + values));
+            " " + times + " because " + whatChanged(g) + " changed" + changed);
     f.compiles = g.recompiles;
     f.count = n;
     f.costUs = cx.durationOf(g.recompiles);
@@ -287,6 +322,8 @@ void recompileRules(Context& cx)
             g.frame = c.frame;
             g.mismatch = rej.mismatch;
             g.source = rej.source.empty() ? rej.loggedSource : rej.source;
+            if (g.source.empty() && rej.mismatch == Mismatch::Value)
+                g.source = valueSubject(rej.detail);
             g.dim = rej.dim;
             g.stillDynamic = stillDynamic;
             g.first = rej;
@@ -297,6 +334,7 @@ void recompileRules(Context& cx)
         g.recompiles.push_back(c.index);
         if (!rej.actual.empty() && g.values.size() < 64)
             g.values.push_back(rej.actual);
+        g.actualsMissing += rej.actual.empty();
         // Automatic dynamic took over in this recompile: it made a symbol (for this source,
         // when the reason's lookup found it; else the first the compile created).
         if (g.symbol.empty() && shapeLike && !stillDynamic) {

@@ -40,8 +40,8 @@ std::string frameName(const Frame& f)
 std::string label(const Trace& t, uint32_t frame)
 {
     const Frame& f = t.frames[frame];
-    return f.coName + " (" + std::string(text::baseName(f.coFilename)) + ":"
-        + std::to_string(f.coFirstLineno) + ")";
+    const std::string place = text::codePlace(text::baseName(f.coFilename), f.coFirstLineno);
+    return place.empty() ? f.coName : f.coName + " (" + place + ")";
 }
 
 RunCounts countsOf(const Trace& t, const std::vector<uint32_t>& compiles)

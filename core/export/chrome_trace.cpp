@@ -1,5 +1,7 @@
 #include "core/export/chrome_trace.h"
 
+#include "core/util/text_format.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -26,7 +28,7 @@ int64_t us(double v)
 
 std::string where(const std::string& file, int64_t line)
 {
-    return file + ":" + std::to_string(line);
+    return text::codePlace(file, line);
 }
 
 class EventWriter {
@@ -112,7 +114,10 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
     }
     for (const Frame& fr : t.frames) {
         int64_t pid = chromePid(t, fr.file);
-        std::string name = fr.coName + " " + where(fr.coFilename, fr.coFirstLineno);
+        // "scale example.py:36"; what the trace does not say is left out.
+        std::string name = fr.coName.empty() ? std::string("(unknown function)") : fr.coName;
+        if (const std::string place = where(fr.coFilename, fr.coFirstLineno); !place.empty())
+            name += " " + place;
         w.add({ { "name", "thread_name" }, { "ph", "M" }, { "pid", pid }, { "tid", fr.index },
             { "args", { { "name", name } } } });
         w.add({ { "name", "thread_sort_index" }, { "ph", "M" }, { "pid", pid }, { "tid", fr.index },
@@ -136,7 +141,8 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
         args["index"] = c.index;
         args["status"] = toString(c.status);
         args["co_name"] = c.coName;
-        args["file:line"] = where(c.coFilename, c.coFirstLineno);
+        if (std::string place = where(c.coFilename, c.coFirstLineno); !place.empty())
+            args["file:line"] = std::move(place);
         args["time_source"] = toString(c.timeSource);
         ordered_json reasons = ordered_json::array();
         for (const auto& r : c.recompileReasons)
@@ -202,7 +208,8 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
         for (const auto& gb : c.graphBreaks) {
             ordered_json a;
             a["reason"] = gb.reason;
-            a["file:line"] = where(gb.file, gb.line);
+            if (std::string place = where(gb.file, gb.line); !place.empty())
+                a["file:line"] = std::move(place);
             if (gb.resumeCompile != kNone)
                 a["resume_compile"] = t.compiles[gb.resumeCompile].id.display();
             instant("graph break", "graph_break", eventTime(t, c, gb.record, start + dur),
@@ -212,7 +219,8 @@ void writeChromeTrace(const Trace& t, std::ostream& out, const ChromeTraceOption
             ordered_json a;
             a["type"] = c.failure->type;
             a["reason"] = c.failure->reason;
-            a["file:line"] = where(c.failure->file, c.failure->line);
+            if (std::string place = where(c.failure->file, c.failure->line); !place.empty())
+                a["file:line"] = std::move(place);
             instant("failure: " + c.failure->type, "failure", start + dur, std::move(a));
         }
         for (const auto& ce : c.cacheEvents) {

@@ -18,9 +18,16 @@ using text::mdFence;
 
 constexpr size_t kMaxTracebackLines = 40;
 
+// `train.py:25`, or words where the trace does not say.
+std::string placeOf(std::string_view file, int64_t line)
+{
+    const std::string place = text::codePlace(file, line);
+    return place.empty() ? std::string("a place the trace does not give") : mdCode(place);
+}
+
 std::string loc(const std::string& file, int64_t line)
 {
-    return mdCode(std::string(text::baseName(file)) + ":" + std::to_string(line));
+    return placeOf(text::baseName(file), line);
 }
 
 std::string idOf(const Trace& t, uint32_t c)
@@ -188,8 +195,7 @@ std::string bugReportMarkdown(const Trace& t, uint32_t index, const std::vector<
     else
         out << toString(c.status);
     out << "\n\n";
-    out << "**Function:** " << mdCode(c.coName) << " at "
-        << mdCode(c.coFilename + ":" + std::to_string(c.coFirstLineno));
+    out << "**Function:** " << mdCode(c.coName) << " at " << placeOf(c.coFilename, c.coFirstLineno);
     if (t.files[c.file].rank)
         out << ", rank " << *t.files[c.file].rank;
     std::string site = callSite(why);

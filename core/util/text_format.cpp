@@ -257,4 +257,14 @@ std::string_view baseName(std::string_view path)
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+std::string codePlace(std::string_view file, int64_t line)
+{
+    if (file.empty())
+        return {};
+    std::string s(file);
+    if (line > 0)
+        s += ":" + std::to_string(line);
+    return s;
+}
+
 } // namespace dynascope::text

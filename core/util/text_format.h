@@ -43,5 +43,8 @@ std::string headLines(std::string_view s, size_t maxLines);
 std::string percent(double fraction);
 // The base name of a path ("train.py" from "/home/alice/proj/train.py").
 std::string_view baseName(std::string_view path);
+// Where code is, as far as the trace says: "train.py:25", "train.py" when the line is not known
+// (0), "" when the file is not. A place never reads ":0".
+std::string codePlace(std::string_view file, int64_t line);
 
 } // namespace dynascope::text

@@ -1,5 +1,7 @@
 #include "core/writer/summary_json.h"
 
+#include "core/util/text_format.h"
+
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -195,7 +197,8 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
     out << "\n";
     for (const auto& c : t.compiles) {
         out << c.id.display() << "  " << toString(c.status) << "  " << c.coName << "  "
-            << c.coFilename << ":" << c.coFirstLineno << "  " << us(c.durationUs()) << " us\n";
+            << text::codePlace(c.coFilename, c.coFirstLineno) << "  " << us(c.durationUs())
+            << " us\n";
         for (const auto& gb : c.graphBreaks)
             out << "    graph break: " << gb.reason.substr(0, gb.reason.find('\n')) << " ("
                 << gb.file << ":" << gb.line << ")\n";

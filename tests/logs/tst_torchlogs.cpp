@@ -212,7 +212,7 @@ const char* kStoryFacts
 [1/0] step example.py:0 graph_break start=1 time=glog 110000us attempts=1 records=4
   break Data-dependent branching at example.py:31 frames=2 gb=gb0170 resume=[2/0]
   guards 4 nodes
-[2/0] torch_dynamo_resume_in_step_at_31 example.py:0 ok start=1 time=glog 10000us attempts=1 records=2
+[2/0] torch_dynamo_resume_in_step_at_31 example.py:31 ok start=1 time=glog 10000us attempts=1 records=2
   guards 4 nodes
 [0/1] scale example.py:36 ok start=1 time=glog 140000us attempts=1 records=5
   reason 0/0: tensor 'x' size mismatch at index 0. expected 32, actual 64 earlier=[0/0] size x 32->64 guard=TENSOR_MATCH

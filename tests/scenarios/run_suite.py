@@ -68,6 +68,7 @@ SCENARIOS = {
     "graph_break_explicit": spec("graph_break_explicit.py"),
     "fullgraph_error": spec("fullgraph_error.py"),
     "graph_break_in_loop": spec("graph_break_in_loop.py"),
+    "graph_break_in_callee": spec("graph_break_in_callee.py"),
     "dynamic_automatic": spec("dynamic_automatic.py", variants=DYNAMO_DEBUG),
     "dynamic_false": spec("dynamic_false.py", variants={
         "recompiles_verbose": {"TORCH_LOGS": "recompiles_verbose,guards,graph_breaks"}}),

@@ -7,6 +7,7 @@
 
 #include "core/analysis/findings.h"
 #include "core/io/input_buffer.h"
+#include "core/load/loader.h"
 #include "core/load/trace/file_builder.h"
 #include "core/report/findings_render.h"
 #include "core/synth/pathological.h"
@@ -16,6 +17,7 @@
 #include <QtTest>
 
 #include <set>
+#include <sstream>
 
 using namespace dynascope;
 using namespace scenarios;
@@ -142,6 +144,40 @@ private Q_SLOTS:
 
     // The example's ranking: the backend failure, then the data-dependent break, then notes;
     // the recompile on x's size is a note (automatic dynamic took over after one).
+    // guard_constant's text as TORCH_LOGS=recompiles,graph_breaks writes it (its guard dumps,
+    // where the new value of `factor` is, taken out): the finding says the value it was and
+    // that the new one is not in the text, not "changed: 2". The full text, and the trace,
+    // give both.
+    void recompileValueNotInTheText()
+    {
+        const QString dir = suiteDir() + u"/guard_constant"_qs;
+        std::string error;
+        const auto text = InputBuffer::open(
+            (dir + u"/torch_logs.txt.zst"_qs).toStdString(), uint64_t(1) << 30, error);
+        QVERIFY2(text, error.c_str());
+        std::string withoutGuards;
+        std::istringstream lines { std::string(text->view()) };
+        for (std::string line; std::getline(lines, line);)
+            if (line.find("[__guards]") == std::string::npos)
+                withoutGuards += line + "\n";
+        auto title = [](const std::vector<Finding>& fs) {
+            const Finding* f = byRule(fs, "recompile-guard");
+            return f ? f->title : std::string("(no recompile-guard finding)");
+        };
+        const auto partial = loadText("guard_constant.txt", withoutGuards);
+        QVERIFY(partial.trace);
+        const std::string cut = title(findFindings(*partial.trace));
+        QVERIFY2(cut.ends_with("the value of `factor` changed from 2 (the new value is not in the "
+                               "text; the trace has it)"),
+            cut.c_str());
+        const auto full = load({ (dir + u"/torch_logs.txt.zst"_qs).toStdString() });
+        const auto trace = load({ dir.toStdString() });
+        QVERIFY(full.trace && trace.trace);
+        QVERIFY2(title(findFindings(*full.trace)).ends_with("changed: 2 → 3"),
+            title(findFindings(*full.trace)).c_str());
+        QCOMPARE(title(findFindings(*trace.trace)), title(findFindings(*full.trace)));
+    }
+
     void rankingOnTheExample()
     {
         if (!scenarioNames().contains(u"example"_qs))

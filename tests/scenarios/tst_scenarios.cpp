@@ -227,8 +227,14 @@ private Q_SLOTS:
             QCOMPARE(QString::fromStdString(gb.file), where[u"file"_qs].toString());
             QCOMPARE(gb.line, where[u"line"_qs].toInteger());
             QVERIFY(!gb.userFrames.empty());
+            // A break inside a called function ("in": its label) resumes the compiled frame
+            // after the call ("resume_at": the call's line).
+            const QJsonObject inner
+                = b.contains(u"in"_qs) ? s.function(b[u"in"_qs].toString()) : fn;
+            const QJsonObject resumeAt
+                = b.contains(u"resume_at"_qs) ? s.line(b[u"resume_at"_qs].toString()) : where;
             QCOMPARE(QString::fromStdString(std::string(gb.userFrames.back().name)),
-                fn[u"name"_qs].toString());
+                inner[u"name"_qs].toString());
             QCOMPARE(gb.userFrames.back().line, where[u"line"_qs].toInteger());
             QCOMPARE(std::string(gb.userFrames.back().loc), str(where[u"code"_qs]));
             QVERIFY2(contains(gb.reason, b[u"reason"_qs]), gb.reason.c_str());
@@ -248,7 +254,7 @@ private Q_SLOTS:
             if (b[u"resume"_qs].toBool()) {
                 QVERIFY(gb.resumeCompile < t.compiles.size());
                 const std::string resume = "torch_dynamo_resume_in_" + str(fn[u"name"_qs]) + "_at_"
-                    + std::to_string(where[u"line"_qs].toInteger());
+                    + std::to_string(resumeAt[u"line"_qs].toInteger());
                 QCOMPARE(t.compiles[gb.resumeCompile].coName, resume);
                 QVERIFY(gb.resumeCompile > c.index);
                 QCOMPARE(t.frames[t.compiles[gb.resumeCompile].frame].breakOrigin, c.index);

@@ -158,8 +158,8 @@ void SummaryTab::showCompile(uint32_t ci)
         auto* h = new QVBoxLayout(w);
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(0);
-        auto* v = new QLabel(file + QLatin1Char(':') + QString::number(compileLine(c)));
-        v->setToolTip(plainToolTip(file + QLatin1Char(':') + QString::number(compileLine(c))));
+        auto* v = new QLabel(filePlace(file, compileLine(c)));
+        v->setToolTip(plainToolTip(filePlace(file, compileLine(c))));
         v->setTextFormat(Qt::PlainText);
         v->setTextInteractionFlags(Qt::TextSelectableByMouse);
         v->setWordWrap(true);

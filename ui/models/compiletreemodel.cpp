@@ -451,8 +451,7 @@ QVariant CompileTreeModel::compileData(const Compile& c, int column, int role) c
             return fileLine(compileFile(c).toStdString(), compileLine(c));
         if (role == Qt::ToolTipRole) {
             const QString f = compileFile(c);
-            return f.isEmpty() ? QVariant()
-                               : QVariant(f + QLatin1Char(':') + QString::number(compileLine(c)));
+            return f.isEmpty() ? QVariant() : QVariant(filePlace(f, compileLine(c)));
         }
         break;
     case DurationColumn:
@@ -511,7 +510,7 @@ QVariant CompileTreeModel::frameData(const Node& n, int column, int role) const
         if (text)
             return fileLine(f.coFilename, f.coFirstLineno);
         if (role == Qt::ToolTipRole && !f.coFilename.empty())
-            return QString(qs(f.coFilename) + QLatin1Char(':') + QString::number(f.coFirstLineno));
+            return filePlace(qs(f.coFilename), f.coFirstLineno);
         break;
     case DurationColumn:
         if (role == Qt::DisplayRole)

@@ -121,6 +121,11 @@ QString baseName(std::string_view path)
     return qs(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+QString filePlace(const QString& path, int64_t line)
+{
+    return line > 0 ? path + QLatin1Char(':') + QString::number(line) : path;
+}
+
 QString fileLine(std::string_view path, int64_t line)
 {
     if (path.empty())

@@ -30,6 +30,8 @@ QString formatDateTime(double epochUs, int tzOffsetMinutes);
 // format.cpp. Dates appear where the day changes.
 QStringList axisLabels(const std::vector<double>& ticks, double stepUs, int tzOffsetMinutes);
 // "file.py:6", the file's base name; empty when there is no file.
+// The whole path and the line ("/x/train.py:25"), the path alone when the line is not known.
+QString filePlace(const QString& path, int64_t line);
 QString fileLine(std::string_view path, int64_t line);
 QString baseName(std::string_view path);
 QString qs(std::string_view s);

@@ -122,8 +122,7 @@ void TimelineLayout::build(const Trace& t, const LayoutOptions& options)
             const Frame& f = t.frames[frame];
             fn = qs(f.coName);
             where = fileLine(f.coFilename, f.coFirstLineno);
-            lane.tooltip = fn + QStringLiteral("  ") + qs(f.coFilename) + QLatin1Char(':')
-                + QString::number(f.coFirstLineno);
+            lane.tooltip = fn + QStringLiteral("  ") + filePlace(qs(f.coFilename), f.coFirstLineno);
         } else {
             fn = QStringLiteral("(no frame id)");
         }

@@ -211,8 +211,13 @@ GraphBreak parseGraphBreakText(std::string_view text, StringPool& pool)
     std::string file;
     int64_t line = 0;
     std::string_view first = text.substr(0, text.find('\n'));
-    constexpr std::string_view kAt = "Graph break in user code at ";
-    if (auto p = first.find(kAt); p != std::string_view::npos) {
+    // "Graph break in user code at FILE:LINE", and for a break Dynamo logged before with the same
+    // type and frames, "Graph break (user stack suppressed due to duplicate graph break) in user
+    // code at FILE:LINE" (torch/_dynamo/symbolic_convert.py, 2.6 to 2.14).
+    constexpr std::string_view kAt = " in user code at ";
+    const size_t graphBreak = first.find("Graph break");
+    if (auto p = graphBreak == std::string_view::npos ? graphBreak : first.find(kAt, graphBreak);
+        p != std::string_view::npos) {
         std::string_view where = trim(first.substr(p + kAt.size()));
         size_t colon = where.rfind(':');
         if (colon != std::string_view::npos) {

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <ctime>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace dynascope::logs {
@@ -235,20 +236,28 @@ private:
 
         const FrameKey frame { id->compiledAutograd.value_or(kAbsent),
             id->frame.value_or(kAbsent) };
-        if (graphBreak) {
+        if (graphBreak && message.starts_with("WON'T CONVERT ")) {
+            // Dynamo gave up on the frame (torch/_dynamo/exc.py, format_error_msg_verbose):
+            // "WON'T CONVERT NAME FILE line N" and its exception. Not a break; it names the frame.
+            if (auto ref = wontConvertRef(message))
+                nameFrame(frame, *ref, NameFrom::Statement);
+        } else if (graphBreak) {
             for (std::string_view text : splitGraphBreaks(message)) {
-                GraphBreak gb = graphBreakOf(text, st.line);
+                CodeRef skipped;
+                GraphBreak gb = graphBreakOf(text, st.line, skipped);
+                if (!skipped.name.empty())
+                    nameFrame(frame, skipped, NameFrom::Statement);
                 gb.record = idx;
                 comp.graphBreaks.push_back(std::move(gb));
             }
         }
         if (recompiling) {
-            nameFrame(frame, recompiling->function, false);
+            nameFrame(frame, recompiling->function, NameFrom::Statement);
             for (auto& r : recompiling->reasons)
                 m_reasons[c].push_back(std::move(r));
         }
         if (start) {
-            nameFrame(frame, start->function, true);
+            nameFrame(frame, start->function, NameFrom::Start);
             if (start->compiling)
                 comp.stack = std::move(start->stack);
         }
@@ -269,7 +278,7 @@ private:
         }
         if (limit) {
             if (!limit->function.name.empty())
-                nameFrame(frame, limit->function, false);
+                nameFrame(frame, limit->function, NameFrom::Statement);
             Failure f;
             std::string reason(message);
             if (const size_t tail = reason.find("\nTo log all recompilation reasons");
@@ -283,10 +292,72 @@ private:
         }
     }
 
-    // PyTorch's structured text ("Graph break in user code at ..."), or the older one-line
-    // form "Graph break: REASON from user code at:\n  File ...".
-    GraphBreak graphBreakOf(std::string_view text, uint32_t line)
+    // "WON'T CONVERT forward /x/prog.py line 12" -> forward, /x/prog.py, 12.
+    static std::optional<CodeRef> wontConvertRef(std::string_view message)
     {
+        std::string_view first = message.substr(0, message.find('\n'));
+        first.remove_prefix(std::string_view("WON'T CONVERT ").size());
+        const size_t space = first.find(' ');
+        const size_t at = first.rfind(" line ");
+        if (space == std::string_view::npos || at == std::string_view::npos || at <= space)
+            return std::nullopt;
+        CodeRef ref;
+        ref.name = std::string(first.substr(0, space));
+        ref.file = std::string(first.substr(space + 1, at - space - 1));
+        ref.line = std::atoll(std::string(first.substr(at + 6)).c_str());
+        return ref;
+    }
+
+    // The graph break text of every header form PyTorch 2.6 to 2.14 logs (docs/formats.md):
+    // "Graph break in user code at FILE:LINE" with its reason and traceback; the same break
+    // again, "Graph break (user stack suppressed due to duplicate graph break) in user code at
+    // FILE:LINE" (parseGraphBreakText reads both); a break Dynamo cannot resume from,
+    // "Graph break: torch.compile cannot properly resume from this graph break, which results
+    // in a skip.\ntorch.compile will skip tracing the frame NAME (FILE line N) and fall back to
+    // eager.\nThe graph break occurred in the following user code:\n  File ..."
+    // (convert_frame.py), which also names the frame (`skipped`); and the older one-line form
+    // "Graph break: REASON from user code at:\n  File ...".
+    GraphBreak graphBreakOf(std::string_view text, uint32_t line, CodeRef& skipped)
+    {
+        constexpr std::string_view kCannotResume
+            = "Graph break: torch.compile cannot properly resume from this graph break";
+        if (text.starts_with(kCannotResume)) {
+            GraphBreak gb;
+            const std::string_view first = text.substr(0, text.find('\n'));
+            gb.reason = std::string(first.substr(std::string_view("Graph break: ").size()));
+            gb.skipsFrame = true;
+            constexpr std::string_view kFrame = "torch.compile will skip tracing the frame ";
+            if (const size_t f = text.find(kFrame); f != std::string_view::npos) {
+                std::string_view rest = text.substr(f + kFrame.size());
+                rest = rest.substr(0, rest.find('\n'));
+                const size_t open = rest.find(" (");
+                const size_t lineAt = rest.rfind(" line ");
+                const size_t close = rest.rfind(')');
+                if (open != std::string_view::npos && lineAt != std::string_view::npos
+                    && close != std::string_view::npos && open < lineAt && lineAt < close) {
+                    skipped.name = std::string(rest.substr(0, open));
+                    skipped.file = std::string(rest.substr(open + 2, lineAt - open - 2));
+                    skipped.line = std::atoll(
+                        std::string(rest.substr(lineAt + 6, close - lineAt - 6)).c_str());
+                }
+            }
+            constexpr std::string_view kCode
+                = "The graph break occurred in the following user code:\n";
+            if (const size_t c = text.find(kCode); c != std::string_view::npos) {
+                std::string_view stack = text.substr(c + kCode.size());
+                // The exception's own traceback (exc_info) follows the user code.
+                if (const size_t tb = stack.find("Traceback (most recent call last)");
+                    tb != std::string_view::npos)
+                    stack = stack.substr(0, tb);
+                gb.userFrames = parsePythonTraceback(stack, *m_pool);
+                gb.traceback = std::string(stack);
+            }
+            if (!gb.userFrames.empty()) {
+                gb.file = gb.userFrames.back().file;
+                gb.line = gb.userFrames.back().line;
+            }
+            return gb;
+        }
         if (!text.starts_with("Graph break")) {
             // The text starts inside the message (a paste cut at its top): its first lines, the
             // location and the reason, are gone; what is left (sections, traceback) is kept.
@@ -320,22 +391,28 @@ private:
         return parseGraphBreakText(text, *m_pool);
     }
 
-    void nameFrame(const FrameKey& frame, const CodeRef& ref, bool fromStart)
+    // How sure a name is, weakest first: read from a guard's comment, from a recompile or limit
+    // statement ("Recompiling function scale in example.py:36"), from Dynamo's start line.
+    enum class NameFrom { None, GuardComment, Statement, Start };
+
+    void nameFrame(const FrameKey& frame, const CodeRef& ref, NameFrom from)
     {
         auto& slot = m_frameNames[frame];
-        if (slot.name.empty() || (fromStart && !slot.fromStart)) {
+        if (from > slot.from) {
             slot.name = ref.name;
             slot.file = ref.file;
             slot.line = ref.line;
-            slot.fromStart = fromStart;
+            slot.from = from;
         }
     }
 
-    // A guard dump of a resume function names it: "# return y.neg()  # example.py:33 in
+    // A resume function's guard dump names it: "# return y.neg()  # example.py:33 in
     // torch_dynamo_resume_in_step_at_31". Resume functions are compiled frames, never inlined.
+    // Other guards' comments name where the guard was made, often a function inlined into the
+    // frame (nn/modules/linear.py's forward for an input first read there): not the frame.
     void resumeNames(const FrameKey& frame, std::string_view text)
     {
-        if (m_frameNames.count(frame))
+        if (m_frameNames[frame].from >= NameFrom::GuardComment)
             return;
         constexpr std::string_view kIn = " in torch_dynamo_resume_in_";
         const size_t p = text.find(kIn);
@@ -344,7 +421,7 @@ private:
         const size_t nameStart = p + 4;
         size_t nameEnd = nameStart;
         while (nameEnd < text.size() && text[nameEnd] != ' ' && text[nameEnd] != '\n'
-            && text[nameEnd] != '(')
+            && text[nameEnd] != '(' && text[nameEnd] != '\r')
             ++nameEnd;
         const size_t hash = text.rfind("  # ", p);
         const size_t lineStart = text.rfind('\n', p);
@@ -356,7 +433,7 @@ private:
             if (const size_t colon = where.rfind(':'); colon != std::string_view::npos)
                 ref.file = std::string(where.substr(0, colon));
         }
-        nameFrame(frame, ref, false);
+        nameFrame(frame, ref, NameFrom::GuardComment);
     }
 
     void finish()
@@ -370,10 +447,12 @@ private:
             // TORCH_TRACE's compile without dynamo_start.
             if (comp.failure && comp.failure->recompileLimit && !m_body[comp.index])
                 comp.startRecord = kNone;
+            skippedFrameFailure(comp);
             std::sort(comp.attempts.begin(), comp.attempts.end(),
                 [](const Attempt& a, const Attempt& b) { return a.attempt < b.attempt; });
         }
         times();
+        wholePaths();
         frames();
         linkGraphBreaks();
         // The same linking as a trace file's (core/load/finish/compile_links.h).
@@ -382,6 +461,65 @@ private:
             comp.status = computeStatus(comp, TraceFormat::TorchLogs);
         TraceFile& f = t.files[0];
         f.recordCount = static_cast<uint32_t>(t.records.size());
+    }
+
+    // "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and
+    // falling back to eager. Graph break encountered: ..." (a break in a loop, or one Dynamo
+    // cannot resume from): Dynamo raised Unsupported out of the frame and ran it in eager. The
+    // trace has it as the compile's failure (compilation_metrics' fail_type), the text only in
+    // the break's message: read it as the same failure.
+    static void skippedFrameFailure(Compile& comp)
+    {
+        if (comp.failure)
+            return;
+        for (const GraphBreak& gb : comp.graphBreaks) {
+            if (!gb.skipsFrame)
+                continue;
+            Failure f;
+            f.type = f.rawType = "Unsupported";
+            f.reason = std::string(withoutReasonLead(gb.reason));
+            f.file = gb.file;
+            f.line = gb.line;
+            f.record = gb.record;
+            comp.failure = std::move(f);
+            describeFailure(comp);
+            return;
+        }
+    }
+
+    // PyTorch shortens the paths in guard comments (torch/utils/_traceback.py,
+    // shorten_filename: len(commonpath) + 1 characters off the front, which can cut into a
+    // folder's name: "mp/cb/prog.py" for /tmp/cb/prog.py). A frame's file given that way is
+    // the one whole path the text gives elsewhere (tracebacks, Dynamo's stack) that ends so.
+    void wholePaths()
+    {
+        std::set<std::string, std::less<>> whole;
+        auto add = [&](std::string_view f) {
+            if (f.starts_with('/'))
+                whole.emplace(f);
+        };
+        for (const auto& comp : m_trace->compiles) {
+            for (const auto& gb : comp.graphBreaks) {
+                add(gb.file);
+                for (const auto& f : gb.userFrames)
+                    add(f.file);
+            }
+            for (const auto& f : comp.stack)
+                add(f.file);
+        }
+        for (auto& [key, name] : m_frameNames) {
+            if (name.file.empty() || name.file.starts_with('/'))
+                continue;
+            const std::string* match = nullptr;
+            bool unique = true;
+            for (const std::string& w : whole)
+                if (w.size() > name.file.size() && w.ends_with(name.file)) {
+                    unique = match == nullptr;
+                    match = &w;
+                }
+            if (match && unique)
+                name.file = *match;
+        }
     }
 
     void times()
@@ -430,6 +568,11 @@ private:
                     f.coName = n->second.name;
                     f.coFilename = n->second.file;
                     f.coFirstLineno = n->second.line;
+                    // A resume function's first line is the line in its name
+                    // (torch/_dynamo/resume_execution.py: co_firstlineno = lineno).
+                    if (!f.coFirstLineno && f.coName.starts_with("torch_dynamo_resume_in_"))
+                        if (const size_t at = f.coName.rfind("_at_"); at != std::string::npos)
+                            f.coFirstLineno = std::atoll(f.coName.c_str() + at + 4);
                 }
                 t.frames.push_back(std::move(f));
                 byKey.emplace(key, fi);
@@ -508,12 +651,20 @@ private:
             }
             for (auto& gb : comp.graphBreaks) {
                 // Best first: the frame's own name at the break's line; a user frame of the
-                // break; the frame's own name at another line (an inlined break); with no name,
-                // the break's line.
+                // break, outermost first from the frame's own (a break inside an inlined call
+                // resumes the compiled frame after the call: resume_in_forward_at_14 for a
+                // break at helper:7 called from forward:14); the frame's own name at another
+                // line; with no name, the break's line.
                 uint32_t best = kNone;
                 if (!base.empty())
                     best = first(find(byBoth, std::make_pair(base, gb.line)), comp.index);
-                for (size_t k = gb.userFrames.size(); best == kNone && k-- > 0;)
+                size_t outermost = 0;
+                for (size_t k = 0; !base.empty() && k < gb.userFrames.size(); ++k)
+                    if (gb.userFrames[k].name == base) {
+                        outermost = k;
+                        break;
+                    }
+                for (size_t k = outermost; best == kNone && k < gb.userFrames.size(); ++k)
                     best = first(find(byBoth,
                                      std::make_pair(std::string(gb.userFrames[k].name),
                                          gb.userFrames[k].line)),
@@ -534,6 +685,10 @@ private:
                     for (const auto& uf : gb.userFrames)
                         if (uf.name == self.coName)
                             self.coFilename = uf.file;
+                    // No user frames (a duplicate break's stack is suppressed): the break at
+                    // the resume's own line is in the frame's own file.
+                    if (gb.userFrames.empty() && resumeOf[best].second == gb.line)
+                        self.coFilename = gb.file;
                     for (uint32_t c : self.compiles)
                         nameCompile(t.compiles[c]);
                     base = self.coName;
@@ -545,7 +700,7 @@ private:
     struct FrameName {
         std::string name, file;
         int64_t line = 0;
-        bool fromStart = false;
+        NameFrom from = NameFrom::None;
     };
 
     std::shared_ptr<const InputBuffer> m_text;
