@@ -4,6 +4,7 @@
 #include "core/analysis/why_chain.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -54,6 +55,52 @@ std::string where(const BreakWhy& b)
     return std::string(baseName(b.userLine.file)) + ":" + std::to_string(b.userLine.line);
 }
 
+// The print or logging call that broke the graph, as the user wrote it, and PyTorch's own fix
+// for it: a logging.Logger method goes to ignore_logging_functions (Dynamo drops the call),
+// print and other logging functions to reorderable_logging_functions (Dynamo runs it after the
+// graph). The callee comes from the user's line (`logger.warning_once("...")` ->
+// logger.warning_once), else from PyTorch's context ("method: <Logger x>.warning").
+struct IoCall {
+    std::string callee; // "print", "logger.warning_once", "" when neither says
+    bool loggerMethod = false;
+};
+
+IoCall ioCallOf(const BreakWhy& b)
+{
+    IoCall io;
+    const std::string context = b.details.empty() ? std::string() : b.details[0].developerContext;
+    io.loggerMethod = contains(b.type, "logging.Logger") || contains(b.reason, "logging.Logger")
+        || contains(context, "<Logger ");
+    if (contains(b.reason, "builtin operator `print`")) {
+        io.callee = "print";
+        return io;
+    }
+    // The callee of the call on the user's line: the dotted name before its "(".
+    std::string_view code = b.userLine.code;
+    while (!code.empty() && (code.front() == ' ' || code.front() == '\t'))
+        code.remove_prefix(1);
+    if (const size_t paren = code.find('('); paren != std::string_view::npos && paren > 0) {
+        size_t start = paren;
+        while (start > 0
+            && (std::isalnum(static_cast<unsigned char>(code[start - 1])) || code[start - 1] == '_'
+                || code[start - 1] == '.'))
+            --start;
+        if (start < paren)
+            io.callee = std::string(code.substr(start, paren - start));
+    }
+    if (io.callee.empty() && io.loggerMethod) {
+        // "method: <Logger app (WARNING)>.warning, args: ..."
+        if (const size_t dot = context.find(">."); dot != std::string::npos) {
+            size_t end = dot + 2;
+            while (end < context.size()
+                && (std::isalnum(static_cast<unsigned char>(context[end])) || context[end] == '_'))
+                ++end;
+            io.callee = "logger." + context.substr(dot + 2, end - dot - 2);
+        }
+    }
+    return io;
+}
+
 void breakFinding(Context& cx, const BreakGroup& g)
 {
     const Trace& t = cx.trace;
@@ -70,9 +117,13 @@ void breakFinding(Context& cx, const BreakGroup& g)
     if (g.skipsFrame)
         cx.setTitle(f, "Dynamo skipped " + frame,
             " after a graph break" + atLine + ": the whole function runs in eager (" + type + ")");
-    else if (g.kind == BreakKind::Io)
-        cx.setTitle(f, "`print` or logging in " + frame, atLine + " breaks the graph");
-    else if (g.kind == BreakKind::Item)
+    else if (g.kind == BreakKind::Io) {
+        const IoCall io = ioCallOf(b);
+        cx.setTitle(f,
+            (io.callee.empty() ? std::string("`print` or logging") : "`" + io.callee + "`") + " in "
+                + frame,
+            atLine + " breaks the graph");
+    } else if (g.kind == BreakKind::Item)
         cx.setTitle(f, "`.item()` in " + frame,
             atLine + " breaks the graph (a tensor's value read in Python)");
     else if (g.kind == BreakKind::Branch)
@@ -114,11 +165,22 @@ void breakFinding(Context& cx, const BreakGroup& g)
           "between, fewer fusions, and the resume functions compile on their own ("
             + formatUs(f.costUs) + " of compile time here).";
     switch (g.kind) {
-    case BreakKind::Io:
-        f.hint = "Move the print or log call out of the compiled function, or let Dynamo move it "
-                 "after the graph:";
-        f.code = "torch._dynamo.config.reorderable_logging_functions.add(print)";
+    case BreakKind::Io: {
+        const IoCall io = ioCallOf(b);
+        const std::string callee = io.callee.empty() ? std::string("print") : io.callee;
+        if (io.loggerMethod) {
+            f.hint = "Move the " + callee
+                + " call out of the compiled function, or let Dynamo drop it while tracing "
+                  "(PyTorch's hint for logging.Logger methods; the call then does not run in "
+                  "the compiled code):";
+            f.code = "torch._dynamo.config.ignore_logging_functions.add(" + callee + ")";
+        } else {
+            f.hint = "Move the " + callee
+                + " call out of the compiled function, or let Dynamo run it after the graph:";
+            f.code = "torch._dynamo.config.reorderable_logging_functions.add(" + callee + ")";
+        }
         break;
+    }
     case BreakKind::Item:
         f.hint = "Let Dynamo capture the scalar in the graph, or keep the value a tensor "
                  "(torch.where instead of a Python if):";

@@ -226,6 +226,10 @@ void graphSizes(Context& cx)
 
 void guardCost(Context& cx)
 {
+    // One finding per frame, with each of its compiles that installs many guards: a call tries
+    // the cache entries' guards in turn, and a frame compiled five times with the same 1,500
+    // guards is one finding, not five with the same numbers.
+    std::map<uint32_t, std::vector<uint32_t>> byFrame;
     for (const Compile& c : cx.trace.compiles) {
         if (c.startRecord == kNone)
             continue;
@@ -234,19 +238,41 @@ void guardCost(Context& cx)
         // from the file only for the compiles it is shown for).
         if (!c.guardCount || *c.guardCount < kManyGuards)
             continue;
-        const auto latency = metricNumber(c, "guard_latency_us");
-        Finding& f = cx.add(Rule::GuardCost, FindingSeverity::Note, c.frame);
-        cx.setTitle(f, cx.codeTitle(c.frame),
-            " checks "
-                + (c.guardCount ? std::to_string(*c.guardCount) + " guards" : std::string("guards"))
-                + " before every call");
-        f.compiles = { c.index };
-        f.count = c.guardCount ? static_cast<uint64_t>(*c.guardCount) : 0;
-        f.evidence.emplace_back("compile", findingCompileLabel(cx.trace, c.index));
-        if (c.guardCount)
+        byFrame[c.frame].push_back(c.index);
+    }
+    for (const auto& [frame, compiles] : byFrame) {
+        int64_t fewest = INT64_MAX, most = 0;
+        for (uint32_t ci : compiles) {
+            fewest = std::min<int64_t>(fewest, *cx.trace.compiles[ci].guardCount);
+            most = std::max<int64_t>(most, *cx.trace.compiles[ci].guardCount);
+        }
+        const std::string guards
+            = (fewest == most ? std::to_string(most)
+                              : std::to_string(fewest) + "-" + std::to_string(most))
+            + " guards";
+        Finding& f = cx.add(Rule::GuardCost, FindingSeverity::Note, frame);
+        cx.setTitle(f, cx.codeTitle(frame),
+            compiles.size() == 1 ? " checks " + guards + " before every call"
+                                 : " checks " + guards + " in each of its "
+                    + std::to_string(compiles.size()) + " compiles, before every call");
+        f.compiles = compiles;
+        f.count = static_cast<uint64_t>(most);
+        if (compiles.size() == 1) {
+            const Compile& c = cx.trace.compiles[compiles[0]];
+            f.evidence.emplace_back("compile", findingCompileLabel(cx.trace, c.index));
             f.evidence.emplace_back("guards", std::to_string(*c.guardCount));
-        if (latency)
-            f.evidence.emplace_back("guard latency (one timing)", formatUs(*latency));
+            if (const auto latency = metricNumber(c, "guard_latency_us"))
+                f.evidence.emplace_back("guard latency (one timing)", formatUs(*latency));
+        } else {
+            f.evidence.emplace_back("compiles", cx.compileList(compiles));
+            for (uint32_t ci : compiles) {
+                const Compile& c = cx.trace.compiles[ci];
+                std::string line = std::to_string(*c.guardCount) + " guards";
+                if (const auto latency = metricNumber(c, "guard_latency_us"))
+                    line += ", guard latency " + formatUs(*latency) + " (one timing)";
+                f.evidence.emplace_back(findingCompileLabel(cx.trace, ci), line);
+            }
+        }
         f.why = "Guards run on every call before the compiled code; for small, frequent calls "
                 "they can cost more than the graph saves.";
         f.hint = "Most guards come from the Python state the function reads (parameters, module "

@@ -208,7 +208,23 @@ void groupFinding(Context& cx, const Group& g)
     const std::string changed = values.empty() ? std::string()
         : onlyExpected                         ? " from " + values
                                                : ": " + values;
-    if (g.stillDynamic)
+    // A guard with no source the reason names ("___as_tensor(___stack0).item() <= 0.0"): the
+    // guard itself is what changed.
+    std::string failedGuard = g.first.guardExpr;
+    if (failedGuard.empty()) {
+        std::string_view line = firstLine(g.first.detail);
+        line = line.substr(0, line.find("  # "));
+        if (const size_t colon = line.find(": "); colon != std::string_view::npos
+            && line.substr(0, colon).find('/') != std::string_view::npos)
+            line.remove_prefix(colon + 2); // "1/1: " (the compile whose guard failed)
+        while (!line.empty() && line.back() == ' ')
+            line.remove_suffix(1);
+        failedGuard = std::string(line);
+    }
+    if (g.source.empty() && !g.stillDynamic && g.mismatch != Mismatch::Value)
+        cx.setTitle(f, cx.codeTitle(g.frame),
+            " " + times + " because a guard failed: `" + failedGuard + "`");
+    else if (g.stillDynamic)
         cx.setTitle(f, cx.codeTitle(g.frame),
             " still " + times + " after its shapes went dynamic: "
                 + (g.first.guardExpr.empty() ? g.first.detail : g.first.guardExpr) + " failed");

@@ -90,8 +90,16 @@ std::string valueInOwnGuards(const Compile& compile, const GuardNode& failed)
         return {};
     for (const GuardNode& g : own->nodes) {
         // The same kind, or the other of TRUE_MATCH and FALSE_MATCH (a flag that flipped).
-        if (!g.isManager && g.expr.starts_with(prefix))
-            return std::string(trimmed(std::string_view(g.expr).substr(prefix.size())));
+        if (g.isManager || !g.expr.starts_with(prefix))
+            continue;
+        std::string value(trimmed(std::string_view(g.expr).substr(prefix.size())));
+        // A literal only: "3", "0.25", "True", "'relu'". An expression there
+        // ("___as_tensor(L['self'].scale).item()") means the new compile reads the value
+        // symbolically, not which value it had.
+        if (value.find('(') != std::string::npos || value.find("L[") != std::string::npos
+            || value.find("G[") != std::string::npos || value.find("___") != std::string::npos)
+            return {};
+        return value;
     }
     return {};
 }
