@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "core/analysis/torch_version.h"
 #include "core/load/runs.h"
 #include "core/writer/json_fields.h"
 
@@ -124,6 +125,12 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
     ordered_json root;
     root["format"] = "dynascope-summary";
     root["format_version"] = 1;
+    // The release that wrote the trace, and where the trace says it (null: it does not).
+    const TorchVersion torch = torchVersionOf(t);
+    root["pytorch_version"]
+        = torch.version.empty() ? ordered_json(nullptr) : ordered_json(torch.version);
+    root["pytorch_version_from"]
+        = torch.from.empty() ? ordered_json(nullptr) : ordered_json(torch.from);
     ordered_json files = ordered_json::array();
     for (size_t i = 0; i < t.files.size(); ++i) {
         const TraceFile& f = t.files[i];
@@ -189,6 +196,11 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
             out << ", " << check.mismatchesPerFile[i] << " payload hash mismatches";
         out << "\n";
     }
+    const TorchVersion torch = torchVersionOf(t);
+    out << "PyTorch "
+        << (torch.version.empty() ? std::string("release: not in the trace")
+                                  : torch.version + " (from the " + torch.from + ")")
+        << "\n";
     if (t.runs.size() > 1) {
         out << "\n";
         for (const auto& run : t.runs)

@@ -123,6 +123,13 @@ class Trace:
         return self._handle.torch_version or None
 
     @property
+    def torch_version_from(self) -> Optional[str]:
+        """Where the trace names its release: "torch_version artifact" (PyTorch 2.13 and 2.14
+        write one into every file), "compilation_metrics" (2.11 writes no artifact: a compile's
+        metrics carry it), or None when it does not (TORCH_LOGS text)."""
+        return self._handle.torch_version_from or None
+
+    @property
     def diagnostics(self) -> list[dict[str, Any]]:
         """Problems found while reading, each with file, line, severity, code and message."""
         return self._handle.diagnostics()

@@ -211,6 +211,8 @@ NB_MODULE(_core, m)
         .def_prop_ro("inputs", &TraceHandle::inputs)
         .def_prop_ro("verify", &TraceHandle::verified)
         .def_prop_ro("torch_version", [](TraceHandle& h) { return torchVersion(h.trace()); })
+        .def_prop_ro(
+            "torch_version_from", [](TraceHandle& h) { return torchVersionOf(h.trace()).from; })
         .def_prop_ro("compile_count", [](TraceHandle& h) { return h.trace().compiles.size(); })
         .def("summary_json", &summaryJsonOf, "verify"_a = true, "indent"_a = 2,
             nb::call_guard<nb::gil_scoped_release>())

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import dynascope
-from conftest import RECORDED, recordings
+from conftest import RECORDED, SHARED, recordings
 
 SCENARIOS = RECORDED / "torch-2.13.0"
 
@@ -158,6 +158,8 @@ def test_load_forms(tmp_path: Path) -> None:
     assert text_logs.files[0]["format"] == "torch_logs"
     assert text_logs.totals["recompiles"] == 1 and text_logs.totals["graph_breaks"] == 1
     assert by_folder.torch_version == facts("example")["torch_version"]
+    assert by_folder.torch_version_from == "torch_version artifact"
+    assert text_logs.torch_version is None and text_logs.torch_version_from is None
     with pytest.raises(TypeError):
         dynascope.load(plain, Path(plain).read_bytes())
     with pytest.raises(TypeError):
@@ -309,3 +311,17 @@ def test_fresh_interpreter_import_is_light() -> None:
     code = "import sys, dynascope; print(sorted(m for m in ('pandas','pyarrow','dask') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
     assert out.stdout.decode().strip() == "[]"
+
+
+def test_torch_version_of_2_11_comes_from_the_metrics() -> None:
+    """torch 2.11 writes no torch_version artifact: the release is read from a compile's
+    compilation_metrics, with its +cu130 suffix, and the trace says where it came from."""
+    suite = SHARED / "torch-2.11-h200" / "scenario-suite" / "clean_mlp"
+    if not suite.exists():
+        pytest.skip(f"{suite} not found (the shared traces are not on this machine)")
+    trace = dynascope.load(suite)
+    assert trace.torch_version == "2.11.0+cu130"
+    assert trace.torch_version_from == "compilation_metrics"
+    summary = trace.summary()
+    assert summary["pytorch_version"] == "2.11.0+cu130"
+    assert summary["pytorch_version_from"] == "compilation_metrics"

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTest>
 
@@ -19,6 +20,12 @@ bool isCommittedRecording()
 {
     return QDir(suiteDir()).canonicalPath()
         == QDir(QStringLiteral(DYNASCOPE_SCENARIOS_RECORDED)).canonicalPath();
+}
+
+bool optionalSuiteAbsent()
+{
+    return qgetenv("DYNASCOPE_SCENARIOS_OPTIONAL") == "1"
+        && !QFileInfo::exists(suiteDir() + u"/MANIFEST.json"_qs);
 }
 
 QJsonObject readJson(const QString& path)

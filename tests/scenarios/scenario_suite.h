@@ -18,6 +18,9 @@ namespace scenarios {
 // committed recording this build was configured with.
 QString suiteDir();
 bool isCommittedRecording();
+// A recording that may be absent (DYNASCOPE_SCENARIOS_OPTIONAL=1: one in ../shared) and is: the
+// tests skip, saying so.
+bool optionalSuiteAbsent();
 QJsonObject readJson(const QString& path);
 // Scenario folder names, sorted (folders holding a facts.json).
 QStringList scenarioNames();

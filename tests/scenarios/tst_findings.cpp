@@ -47,6 +47,14 @@ class TestFindings : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        qInfo("scenario recording: %s", qPrintable(suiteDir()));
+        if (optionalSuiteAbsent())
+            QSKIP(qPrintable(u"no recording at "_qs + suiteDir()
+                + u" (../shared is not on this machine): nothing to test"_qs));
+    }
+
     void scenarios_data() { addScenarioRows(); }
 
     // What each scenario was written to show is found, by the rule the facts call for, at the
