@@ -323,6 +323,12 @@ void MainWindow::onTraceChanged(TraceChange)
     m_actions->reload->setEnabled(trace != nullptr);
     m_actions->compareWith->setEnabled(trace != nullptr);
     m_summary->setText(summaryText());
+    m_summary->setToolTip(!facts || !trace ? QString()
+            : facts->torch.version.empty()
+            ? tr("The trace does not name the PyTorch release that wrote it.")
+            : tr("PyTorch %1, read from the trace's %2.")
+                  .arg(QString::fromStdString(facts->torch.version),
+                      QString::fromStdString(facts->torch.from)));
     updateTitle();
 }
 
@@ -351,6 +357,10 @@ QString MainWindow::summaryText() const
     else
         name = tr("%1 files").arg(t.files.size());
     const QString sep = QStringLiteral(" · ");
+    // The release, where the trace names it (the tooltip says where: the status bar's).
+    const TraceFacts* facts = m_session->facts().get();
+    if (facts && !facts->torch.version.empty())
+        name += sep + tr("PyTorch %1").arg(QString::fromStdString(facts->torch.version));
     // The notices of other runs and copied files are information, not a problem with the trace.
     const bool worrying = std::any_of(diagnostics.begin(), diagnostics.end(),
         [](const Diagnostic& d) { return d.severity != Severity::Info; });

@@ -48,6 +48,7 @@ std::shared_ptr<const TraceFacts> computeTraceFacts(
             t.files.empty() ? std::string() : t.files.front().path, 0,
             std::string("payload hashes were not checked: ") + e.what() });
     }
+    facts->torch = torchVersionOf(t);
     facts->findings = findFindings(t, stop);
     facts->counts = countFindings(facts->findings);
     facts->overview = overviewOf(facts->findings);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/analysis/torch_version.h"
 #include "core/model/trace.h"
 #include "ui/timeline/timelinerankmarkspass.h"
 
@@ -31,6 +32,8 @@ struct TraceFacts {
     std::unordered_map<uint32_t, int> findingMarks;
     // Trace files (ranks) that the rank findings single out.
     std::unordered_map<uint32_t, timeline::RankMark> rankMarks;
+    // The PyTorch release that wrote it, and where the trace says so (the status bar).
+    TorchVersion torch;
     // "What this trace shows, most costly first:" and the top five findings, one per line; ""
     // when there is none (the Why tab with nothing selected).
     QString overview;

@@ -11,6 +11,7 @@
 #include "uitesthelpers.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -109,6 +110,31 @@ private Q_SLOTS:
         clickCompile(w, QStringLiteral("[4/0]"));
         QVERIFY(w.inspector()->whyView()->toPlainText().contains(
             QStringLiteral("✕ Compile failed\nBackendCompilerFailed  in backend")));
+    }
+
+    // The status bar names the release that wrote the trace, its tooltip where it was read:
+    // the bundled example (torch 2.13) has a torch_version artifact; torch 2.11 writes none and
+    // a compile's compilation_metrics carries it.
+    void statusBarNamesTheRelease()
+    {
+        MainWindow w(MainWindow::Options { false });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, { QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) }));
+        auto* status = w.findChild<QLabel*>(QStringLiteral("summary"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral(" · PyTorch 2.13.0+cpu · ")),
+            qPrintable(status->text()));
+        QVERIFY2(status->toolTip().contains(QStringLiteral("torch_version artifact")),
+            qPrintable(status->toolTip()));
+        const QString older = QStringLiteral(DYNASCOPE_SHARED_TRACES)
+            + u"/torch-2.11-h200/scenario-suite/clean_mlp"_qs;
+        SKIP_UNLESS_EXISTS(older);
+        QVERIFY(openAndWait(w, { older }));
+        QVERIFY2(status->text().contains(QStringLiteral(" · PyTorch 2.11.0+cu130 · ")),
+            qPrintable(status->text()));
+        QVERIFY2(status->toolTip().contains(QStringLiteral("compilation_metrics")),
+            qPrintable(status->toolTip()));
     }
 
     void realTraceClick()

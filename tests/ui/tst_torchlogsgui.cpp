@@ -67,6 +67,12 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowActive(&w));
         QVERIFY(openAndWait(w, { kCapture }));
         QCOMPARE(int(w.trace()->files[0].format), int(TraceFormat::TorchLogs));
+        // The text names no PyTorch release: the status bar says none, its tooltip why.
+        auto* status = w.findChild<QLabel*>(QStringLiteral("summary"));
+        QVERIFY(status);
+        QVERIFY2(!status->text().contains(QStringLiteral("PyTorch")), qPrintable(status->text()));
+        QVERIFY2(status->toolTip().contains(QStringLiteral("does not name the PyTorch release")),
+            qPrintable(status->toolTip()));
         QVERIFY(clickCompileRow(w, QStringLiteral("[3/1]")));
         const QString why = w.inspector()->whyView()->toPlainText();
         QVERIFY2(why.contains(QStringLiteral("Why it recompiled")), qPrintable(why));
