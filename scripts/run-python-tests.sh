@@ -23,7 +23,9 @@ stage "pip install . in a fresh venv"
 rm -rf "$out/venv-src" "$out/dist" "$out/wheelhouse" "$out/venv-test"
 "$python" -m venv "$out/venv-src"
 "$out/venv-src/bin/pip" install -q --upgrade pip
-"$out/venv-src/bin/pip" install -q -Cbuild-dir="$PWD/$out/cmake" .
+# --config-settings, not -C: Debian 12's pip (23.0) knows only the long form, should the upgrade
+# above not reach the index.
+"$out/venv-src/bin/pip" install -q --config-settings=build-dir="$PWD/$out/cmake" .
 "$out/venv-src/bin/python" - <<'PY'
 import dynascope
 t = dynascope.load(dynascope.example_path())
