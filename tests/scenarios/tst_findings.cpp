@@ -162,9 +162,12 @@ private Q_SLOTS:
     void recompileValueNotInTheText()
     {
         const QString dir = suiteDir() + u"/guard_constant"_qs;
+        // Compressed in the committed recording, plain in a fresh one (the live stage).
+        QString path = dir + u"/torch_logs.txt.zst"_qs;
+        if (!QFileInfo::exists(path))
+            path = dir + u"/torch_logs.txt"_qs;
         std::string error;
-        const auto text = InputBuffer::open(
-            (dir + u"/torch_logs.txt.zst"_qs).toStdString(), uint64_t(1) << 30, error);
+        const auto text = InputBuffer::open(path.toStdString(), uint64_t(1) << 30, error);
         QVERIFY2(text, error.c_str());
         std::string withoutGuards;
         std::istringstream lines { std::string(text->view()) };
@@ -181,7 +184,7 @@ private Q_SLOTS:
         QVERIFY2(cut.ends_with("the value of `factor` changed from 2 (the new value is not in the "
                                "text; the trace has it)"),
             cut.c_str());
-        const auto full = load({ (dir + u"/torch_logs.txt.zst"_qs).toStdString() });
+        const auto full = load({ path.toStdString() });
         const auto trace = load({ dir.toStdString() });
         QVERIFY(full.trace && trace.trace);
         QVERIFY2(title(findFindings(*full.trace)).ends_with("changed: 2 → 3"),
