@@ -114,11 +114,12 @@ void breakFinding(Context& cx, const BreakGroup& g)
     Finding& f = cx.add(rule, FindingSeverity::Warning, g.frame);
     const std::string frame = cx.codeTitle(g.frame);
     const std::string atLine = at.empty() ? "" : " at " + at;
+    // The print or logging call of an I/O break: its title and its fix name it.
+    const IoCall io = g.kind == BreakKind::Io ? ioCallOf(b) : IoCall {};
     if (g.skipsFrame)
         cx.setTitle(f, "Dynamo skipped " + frame,
             " after a graph break" + atLine + ": the whole function runs in eager (" + type + ")");
     else if (g.kind == BreakKind::Io) {
-        const IoCall io = ioCallOf(b);
         cx.setTitle(f,
             (io.callee.empty() ? std::string("`print` or logging") : "`" + io.callee + "`") + " in "
                 + frame,
@@ -166,7 +167,6 @@ void breakFinding(Context& cx, const BreakGroup& g)
             + formatUs(f.costUs) + " of compile time here).";
     switch (g.kind) {
     case BreakKind::Io: {
-        const IoCall io = ioCallOf(b);
         const std::string callee = io.callee.empty() ? std::string("print") : io.callee;
         if (io.loggerMethod) {
             f.hint = "Move the " + callee
