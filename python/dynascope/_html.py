@@ -87,7 +87,7 @@ def trace_html(trace: "Trace") -> str:
 def compile_html(c: "Compile") -> str:
     facts = [
         ("compile", f"{c.id} (#{c.index})" + (f" on rank {c.rank}" if c.rank is not None else "")),
-        ("function", f"{c.function} ({c.filename}:{c.line})"),
+        ("function", (c.function or "(unknown function)") + (f" ({c.place})" if c.place else "")),
         ("status", c.status + (" · recompile" if c.is_recompile else "")),
         ("duration", _ms(c.duration_us)),
     ]

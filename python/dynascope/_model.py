@@ -215,8 +215,16 @@ class Compile:
         """The trace's timeline as SVG with this compile emphasised."""
         return self.trace.timeline_svg(width=width, highlight=[self.index])
 
+    @property
+    def place(self) -> str:
+        """Where the compiled code is, as far as the trace says: ``train.py:25``, ``train.py``
+        when the line is not known (``line`` is then 0), ``""`` when the file is not."""
+        if not self.filename:
+            return ""
+        return f"{self.filename}:{self.line}" if self.line > 0 else self.filename
+
     def __repr__(self) -> str:
-        where = f"{self.filename.rsplit('/', 1)[-1]}:{self.line}" if self.filename else ""
+        where = self.place.rsplit("/", 1)[-1]
         rank = f" rank {self.rank}" if self.rank is not None else ""
         return (
             f"<Compile {self.id}{rank} {self.function or '(unknown function)'}"

@@ -325,3 +325,18 @@ def test_torch_version_of_2_11_comes_from_the_metrics() -> None:
     summary = trace.summary()
     assert summary["pytorch_version"] == "2.11.0+cu130"
     assert summary["pytorch_version_from"] == "compilation_metrics"
+
+
+def test_a_place_the_text_does_not_give_reads_without_a_line() -> None:
+    """TORCH_LOGS text without +dynamo names `forward` and its file but not its first line:
+    the compile's place and repr say the file alone, never ":0"; a resume function's line is
+    in its name."""
+    t = dynascope.load(RECORDED / "torch-2.13.0" / "graph_break_in_callee" / "torch_logs.txt.zst")
+    by_id = {c.id: c for c in t.compiles}
+    forward = by_id["[0/0]"]
+    assert (forward.function, forward.line) == ("forward", 0)
+    assert forward.place == "graph_break_in_callee.py"
+    assert ":0" not in repr(forward) and ":0" not in forward._repr_html_()
+    resume = by_id["[3/0]"]
+    assert resume.function.startswith("torch_dynamo_resume_in_forward_at_")
+    assert resume.place == f"graph_break_in_callee.py:{resume.line}" and resume.line > 0
