@@ -101,24 +101,53 @@ def trace_name(name):
     return m.group(1) + ".log" if m else name
 
 
-# Runs the program named by argv[1] as __main__ under that bare name. Python makes a script given
-# on the command line absolute, which put the recording machine's folders into every committed
-# log; runpy would add three runpy frames to every stack. This adds one, `<string>:1`, and keeps
-# a real __main__ module with __file__ so torch.multiprocessing's spawned children find it. The
-# resolved form of each sys.path entry goes to its end: PyTorch names a module in its log prefix
-# relative to a sys.path entry after resolving the module's links, so a venv reached through a
-# link would print absolute paths (spawned children inherit sys.path).
-LAUNCHER = ("import os, sys, types; name = sys.argv[1]; sys.argv = sys.argv[1:]; "
-            "sys.path += [r for r in map(os.path.realpath, sys.path) if r not in sys.path]; "
-            "main = types.ModuleType('__main__'); main.__file__ = name; "
-            "main.__builtins__ = __builtins__; sys.modules['__main__'] = main; "
-            "exec(compile(open(name, encoding='utf-8').read(), name, 'exec'), main.__dict__)")
+# Compiles programs/NAME.py, for the interpreter that runs it, into a .pyc whose code is named by
+# the bare `NAME.py`; `python NAME.pyc` then runs it as __main__ with no launcher frame below it.
+# Python makes a script given on the command line absolute, which put the recording machine's
+# folders into every committed log; `python -c` with exec() left a `<string>:1` frame at the
+# bottom of every stack, and runpy would add three. Python runs a .pyc's code as it is, so the
+# stacks PyTorch logs end in the program's own frames, `example.py:12`, and __main__ still has a
+# __file__ (the .pyc), which torch.multiprocessing's spawned children run again. One statement
+# goes first (after a docstring and __future__ imports, on line 1, so no line moves): the resolved
+# form of each sys.path entry goes to its end. PyTorch names a module in its log prefix relative
+# to a sys.path entry after resolving the module's links, so a venv reached through a link would
+# print absolute paths (spawned children inherit sys.path).
+COMPILER = r"""
+import ast, importlib.util, marshal, os, sys
+src, dst = sys.argv[1:3]
+name = os.path.basename(src)
+with open(src, encoding="utf-8") as f:
+    tree = ast.parse(f.read(), name)
+prelude = ast.parse("__import__('sys').path.extend([r for r in map(__import__('os').path.realpath, "
+                    "__import__('sys').path) if r not in __import__('sys').path])").body
+at = 0
+if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant) \
+        and isinstance(tree.body[0].value.value, str):
+    at = 1
+while at < len(tree.body) and isinstance(tree.body[at], ast.ImportFrom) \
+        and tree.body[at].module == "__future__":
+    at += 1
+tree.body[at:at] = prelude
+code = compile(tree, name, "exec", dont_inherit=True)
+part = f"{dst}.{os.getpid()}"
+with open(part, "wb") as f:
+    f.write(importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code))
+os.replace(part, dst)  # two scenarios may run one program at once
+"""
+
+# Where the compiled programs go (main() sets it): beside the programs when they run from the
+# neutral copy (its folder is then sys.path[0], as it always was), else a folder of this run's;
+# the programs folder also comes through PYTHONPATH, for their `import scenario_facts`.
+LAUNCH_DIR = None
 
 
 def launch_command(python, program):
-    """The command that runs programs/<program> from the programs folder by its bare name, so
-    the file names in traces and logs read `example.py`."""
-    return [python, "-c", LAUNCHER, os.path.basename(program)]
+    """The command that runs programs/<program> as __main__ under its bare name, so the file
+    names in traces and logs read `example.py` and no launcher frame sits below the program's."""
+    name = os.path.splitext(os.path.basename(program))[0]
+    compiled = os.path.join(LAUNCH_DIR, name + ".pyc")
+    subprocess.run([python, "-c", COMPILER, program, compiled], check=True)
+    return [python, compiled]
 
 
 NEUTRAL_PROGRAMS = "/tmp/dynascope-scenarios"
@@ -150,6 +179,7 @@ def run_program(python, program, work, trace_dir, cache_dir, facts_path, env_ext
         "DYNASCOPE_RUN": str(run),
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [PROGRAMS, os.environ.get("PYTHONPATH")])),
         # Two programs run at a time on two cores: one thread each keeps runs comparable.
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
@@ -321,6 +351,13 @@ def main():
     version, py = torch_version(args.python)
     if args.neutral_paths:
         neutral_programs()
+    global LAUNCH_DIR
+    with tempfile.TemporaryDirectory(prefix="dynascope-launch-") as launch:
+        LAUNCH_DIR = PROGRAMS if args.neutral_paths else launch
+        return record_all(args, names, version, py)
+
+
+def record_all(args, names, version, py):
     start = time.monotonic()
     results = {}
     # Longest first keeps both job slots busy to the end.

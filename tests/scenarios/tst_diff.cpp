@@ -51,6 +51,16 @@ std::multiset<std::string> kinds(const TraceDiff& d)
     return k;
 }
 
+// The kinds but the measured times (compile_time, phase_time): those move with the load of the
+// machine that recorded, so a test asserts them only where the difference is large.
+std::multiset<std::string> structural(const TraceDiff& d)
+{
+    std::multiset<std::string> k = kinds(d);
+    k.erase("compile_time");
+    k.erase("phase_time");
+    return k;
+}
+
 std::string describe(const TraceDiff& d)
 {
     return diffMarkdown(d, { { "A" }, { "B" } });
@@ -97,9 +107,8 @@ private Q_SLOTS:
     {
         const TraceDiff d = diffOf("dynamic_false", "dynamic_true");
         const std::multiset<std::string> expected { "run:finding_gone", "recompiles",
-            "compile_time", "recompile_reason_removed", "phase_time", "phase_time", "guard_shape",
-            "guard_count" };
-        QVERIFY2(kinds(d) == expected, describe(d).c_str());
+            "recompile_reason_removed", "guard_shape", "guard_count" };
+        QVERIFY2(structural(d) == expected, describe(d).c_str());
         QCOMPARE(d.frames.size(), size_t(1));
         QCOMPARE(d.frames[0].matchedBy, std::string("function")); // two script names
         const DiffChange* shape = change(d, "guard_shape");
@@ -143,12 +152,12 @@ private Q_SLOTS:
     void coldAgainstWarmCache()
     {
         const TraceDiff d = diffOf("warm_cache/run1", "warm_cache");
-        const std::multiset<std::string> expected { "compile_time", "cache_misses_to_hits",
-            "phase_time", "phase_time", "phase_time", "phase_time" };
-        QVERIFY2(kinds(d) == expected, describe(d).c_str());
+        const std::multiset<std::string> expected { "cache_misses_to_hits" };
+        QVERIFY2(structural(d) == expected, describe(d).c_str());
+        // Inductor's codegen is skipped on a hit: the compile takes a fraction of the cold one's.
         const DiffChange* t = change(d, "compile_time");
-        QVERIFY(!t->worse);
-        QVERIFY2(t->text.find("(0.11x)") != std::string::npos, t->text.c_str());
+        QVERIFY2(t && !t->worse, describe(d).c_str());
+        QVERIFY2(d.b.compileUs < 0.5 * d.a.compileUs, t->text.c_str());
         QCOMPARE(d.a.cacheMisses, uint64_t(2));
         QCOMPARE(d.b.cacheHits, uint64_t(2));
         std::string error;

@@ -15,7 +15,6 @@ import inspect
 import json
 import os
 import platform
-import sys
 
 FORMAT = "dynascope-scenario-facts"
 VERSION = 1
@@ -58,7 +57,9 @@ class Facts:
             "version": VERSION,
             "scenario": scenario,
             "description": description,
-            "program": sys.argv[0],
+            # The program's file as its code names it (the bottom frame of the stack: the runner
+            # starts a program compiled under its bare name from a .pyc, so argv[0] is the .pyc).
+            "program": inspect.stack(0)[-1].filename,
             "functions": {},  # label -> {name, file, firstlineno}
             "lines": {},  # label -> {file, line, code}
             "calls": [],  # {function, shapes, values}
