@@ -1,6 +1,7 @@
 #include "core/analysis/kernels.h"
 
 #include "core/util/json_dom.h"
+#include "core/util/text_format.h"
 
 #include <algorithm>
 
@@ -360,6 +361,55 @@ void KernelCounts::add(const std::vector<Kernel>& kernels)
         if (k.autotuneState == "miss" && k.numConfigs.value_or(0) > 1)
             ++autotuneMisses;
     }
+}
+
+void KernelCounts::add(const KernelCounts& o)
+{
+    for (size_t i = 0; i < kKernelKindCount; ++i)
+        byKind[i] += o.byKind[i];
+    generated += o.generated;
+    externCalls += o.externCalls;
+    compileTimeUs += o.compileTimeUs;
+    autotuneMisses += o.autotuneMisses;
+}
+
+TraceKernelCounts countTraceKernels(const Trace& t)
+{
+    TraceKernelCounts out;
+    out.perCompile.resize(t.compiles.size());
+    for (const Compile& c : t.compiles) {
+        CompileKernels ks = compileKernels(t, c);
+        out.perCompile[c.index].add(ks.kernels);
+        for (Diagnostic& d : ks.diagnostics)
+            out.diagnostics.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string describeKernelCounts(const KernelCounts& n)
+{
+    std::string out;
+    for (size_t i = 0; i < kKernelKindCount; ++i) {
+        if (!n.byKind[i])
+            continue;
+        std::string kind = toString(static_cast<KernelKind>(i));
+        std::replace(kind.begin(), kind.end(), '_', ' ');
+        out += (out.empty() ? "" : ", ") + std::to_string(n.byKind[i]) + " " + kind;
+    }
+    return out;
+}
+
+std::string kernelSentence(const KernelCounts& n)
+{
+    if (!n.any())
+        return {};
+    std::string out = describeKernelCounts(n);
+    if (n.compileTimeUs > 0)
+        out += "; " + text::duration(static_cast<double>(n.compileTimeUs))
+            + " compiling Triton kernels";
+    if (n.autotuneMisses)
+        out += "; " + std::to_string(n.autotuneMisses) + " autotuned after a cache miss";
+    return out;
 }
 
 } // namespace dynascope

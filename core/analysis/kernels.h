@@ -79,6 +79,21 @@ struct KernelCounts {
     uint64_t autotuneMisses = 0; // kernels benchmarked after an autotune cache miss
     bool any() const { return generated || externCalls; }
     void add(const std::vector<Kernel>& kernels);
+    void add(const KernelCounts& other);
 };
+
+// Each compile's kernel counts (Trace::compiles order), and the diagnostics of the payloads
+// that did not read as expected: one pass over every compile's records (the summary and the
+// report count with it).
+struct TraceKernelCounts {
+    std::vector<KernelCounts> perCompile;
+    std::vector<Diagnostic> diagnostics;
+};
+TraceKernelCounts countTraceKernels(const Trace& trace);
+// "1 pointwise, 2 reduction, 3 extern" (kinds with none left out), or "" when none.
+std::string describeKernelCounts(const KernelCounts& counts);
+// The counts as the reports say them: "1 pointwise, 2 extern; 551.3 ms compiling Triton
+// kernels; 1 autotuned after a cache miss" ("" when none).
+std::string kernelSentence(const KernelCounts& counts);
 
 } // namespace dynascope

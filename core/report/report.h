@@ -14,6 +14,7 @@
 #pragma once
 
 #include "core/analysis/findings.h"
+#include "core/analysis/kernels.h"
 #include "core/model/phase_groups.h"
 #include "core/model/trace.h"
 
@@ -59,6 +60,7 @@ struct Evidence {
     double firstCompileStartUs = 0; // its start, epoch microseconds (0 = unknown)
     CacheCounts cache;
     PhaseTimes phases {};
+    KernelCounts kernels; // the kernels Inductor generated (core/analysis/kernels.h)
 };
 
 struct FileEntry {

@@ -59,8 +59,9 @@ CompileRef refOf(const Trace& t, uint32_t index)
         c.startRecord != kNone && c.isRecompile() };
 }
 
-void accumulate(Evidence& e, const Trace& t, const Compile& c)
+void accumulate(Evidence& e, const Trace& t, const Compile& c, const KernelCounts& kernels)
 {
+    e.kernels.add(kernels);
     if (c.startRecord != kNone) {
         ++e.compiles;
         if (c.isRecompile())
@@ -94,7 +95,7 @@ void accumulate(Evidence& e, const Trace& t, const Compile& c)
     }
 }
 
-void buildFrames(Report& rep, const Trace& t)
+void buildFrames(Report& rep, const Trace& t, const std::vector<KernelCounts>& kernels)
 {
     for (const Frame& f : t.frames) {
         FrameEntry fe;
@@ -106,7 +107,7 @@ void buildFrames(Report& rep, const Trace& t)
         fe.line = f.coFirstLineno;
         for (uint32_t ci : f.compiles) {
             const Compile& c = t.compiles[ci];
-            accumulate(fe.evidence, t, c);
+            accumulate(fe.evidence, t, c, kernels[ci]);
             fe.compiles.push_back(refOf(t, ci));
             if (c.guardCount)
                 fe.guardCount = c.guardCount;
@@ -247,6 +248,9 @@ Report buildReport(
     rep.diagnostics = t.diagnostics;
     rep.diagnostics.insert(
         rep.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
+    const TraceKernelCounts kernels = countTraceKernels(t);
+    rep.diagnostics.insert(
+        rep.diagnostics.end(), kernels.diagnostics.begin(), kernels.diagnostics.end());
 
     for (const Finding& f : findings) {
         ReportFinding rf;
@@ -270,8 +274,8 @@ Report buildReport(
         rep.files.push_back(std::move(fe));
     }
     for (const Compile& c : t.compiles) {
-        accumulate(rep.total, t, c);
-        accumulate(rep.files[c.file].evidence, t, c);
+        accumulate(rep.total, t, c, kernels.perCompile[c.index]);
+        accumulate(rep.files[c.file].evidence, t, c, kernels.perCompile[c.index]);
         if (c.failure) {
             const FailureWhy f = describeFailure(*c.failure);
             FailureEntry fe;
@@ -287,7 +291,7 @@ Report buildReport(
             rep.failures.push_back(std::move(fe));
         }
     }
-    buildFrames(rep, t);
+    buildFrames(rep, t, kernels.perCompile);
     buildGraphBreaks(rep, t);
     buildRecompiles(rep, t);
     return rep;

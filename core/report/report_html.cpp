@@ -225,6 +225,9 @@ void evidenceCards(std::ostringstream& out, const Evidence& e, bool withRank)
             : *rate >= 0.5 ? "hit"
                            : "miss",
         cacheText(e.cache), "cache hit rate", cacheDetail(e.cache));
+    if (e.kernels.any())
+        out << card("", std::to_string(e.kernels.generated), "kernels generated",
+            esc(kernelSentence(e.kernels)));
     out << "</div>";
 }
 } // namespace

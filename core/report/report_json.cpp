@@ -51,6 +51,7 @@ ordered_json evidenceJson(const Evidence& e)
     for (size_t i = 0; i < kPhaseGroupCount; ++i)
         phases[phaseGroupId(static_cast<PhaseGroup>(i))] = us(e.phases[i]);
     j["phases_us"] = std::move(phases);
+    j["kernels"] = jsonfields::kernels(e.kernels);
     return j;
 }
 } // namespace

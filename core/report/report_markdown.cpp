@@ -135,6 +135,8 @@ std::string reportMarkdown(const Report& rep)
     std::string phases = phaseLine(rep.total.phases, rep.total.totalCompileUs);
     if (!phases.empty())
         out << "\n**Time by phase:** " << phases << "\n";
+    if (rep.total.kernels.any())
+        out << "\n**Kernels:** " << kernelSentence(rep.total.kernels) << "\n";
     out << "\n";
 
     out << "## Frames\n\n";
@@ -171,7 +173,10 @@ std::string reportMarkdown(const Report& rep)
             std::string line = phaseLine(f.evidence.phases, f.evidence.totalCompileUs);
             out << "- " << mdCode(f.function) << " (" << where(f.filename, f.line)
                 << (ranks && f.rank ? ", rank " + std::to_string(*f.rank) : "")
-                << "): " << (line.empty() ? "no timing" : line) << "\n";
+                << "): " << (line.empty() ? "no timing" : line)
+                << (f.evidence.kernels.any() ? "; kernels: " + kernelSentence(f.evidence.kernels)
+                                             : std::string())
+                << "\n";
         }
         out << "\n";
     }

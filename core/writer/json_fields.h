@@ -3,6 +3,7 @@
 // (nlohmann_json is a private dependency).
 #pragma once
 
+#include "core/analysis/kernels.h"
 #include "core/model/diagnostic.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,18 @@ inline nlohmann::ordered_json diagnostics(const std::vector<Diagnostic>& list)
             { { "file", d.file }, { "line", d.line }, { "severity", toString(d.severity) },
                 { "code", toString(d.code) }, { "message", d.message } });
     return out;
+}
+
+// The documents' "kernels" object: the generated (Triton and C++) kernels, every kind's count
+// (by_kind.extern: the distinct extern kernels each graph calls), the Triton kernels' compile
+// time and the kernels autotuned after a cache miss.
+inline nlohmann::ordered_json kernels(const KernelCounts& n)
+{
+    nlohmann::ordered_json byKind = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < kKernelKindCount; ++i)
+        byKind[toString(static_cast<KernelKind>(i))] = n.byKind[i];
+    return { { "generated", n.generated }, { "by_kind", std::move(byKind) },
+        { "compile_time_us", n.compileTimeUs }, { "autotune_misses", n.autotuneMisses } };
 }
 
 } // namespace dynascope::jsonfields

@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "core/analysis/kernels.h"
 #include "core/analysis/torch_version.h"
 #include "core/load/runs.h"
 #include "core/writer/json_fields.h"
@@ -46,7 +47,7 @@ ordered_json runsJson(const Trace& t)
     return runs;
 }
 
-ordered_json compileJson(const Trace& t, const Compile& c)
+ordered_json compileJson(const Trace& t, const Compile& c, const KernelCounts& kernels)
 {
     ordered_json j;
     j["index"] = c.index;
@@ -113,6 +114,7 @@ ordered_json compileJson(const Trace& t, const Compile& c)
     for (const auto& e : c.cacheEvents)
         (e.kind == CacheKind::Hit ? hits : e.kind == CacheKind::Miss ? misses : bypasses)++;
     j["cache"] = { { "hits", hits }, { "misses", misses }, { "bypasses", bypasses } };
+    j["kernels"] = jsonfields::kernels(kernels);
     return j;
 }
 } // namespace
@@ -153,9 +155,13 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
     }
     root["files"] = std::move(files);
     root["runs"] = runsJson(t);
+    const TraceKernelCounts kernels = countTraceKernels(t);
+    KernelCounts allKernels;
     ordered_json compiles = ordered_json::array();
-    for (const auto& c : t.compiles)
-        compiles.push_back(compileJson(t, c));
+    for (const auto& c : t.compiles) {
+        compiles.push_back(compileJson(t, c, kernels.perCompile[c.index]));
+        allKernels.add(kernels.perCompile[c.index]);
+    }
     root["compiles"] = std::move(compiles);
 
     ordered_json totals;
@@ -173,8 +179,10 @@ std::string summaryJson(const Trace& t, const SummaryOptions& options)
     for (const auto& [k, n] : t.kindCounts)
         perKind[k] = n;
     totals["records_per_kind"] = std::move(perKind);
+    totals["kernels"] = jsonfields::kernels(allKernels);
     std::vector<Diagnostic> diags = t.diagnostics;
     diags.insert(diags.end(), check.diagnostics.begin(), check.diagnostics.end());
+    diags.insert(diags.end(), kernels.diagnostics.begin(), kernels.diagnostics.end());
     totals["diagnostics"] = diags.size();
     root["totals"] = std::move(totals);
 
@@ -207,6 +215,8 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
             out << describeRun(run) << (run.loaded ? ", loaded" : ", not loaded") << "\n";
     }
     out << "\n";
+    const TraceKernelCounts kernels = countTraceKernels(t);
+    KernelCounts allKernels;
     for (const auto& c : t.compiles) {
         out << c.id.display() << "  " << toString(c.status) << "  " << c.coName << "  "
             << text::codePlace(c.coFilename, c.coFirstLineno) << "  " << us(c.durationUs())
@@ -219,10 +229,19 @@ std::string summaryText(const Trace& t, const SummaryOptions& options)
         if (c.failure)
             out << "    failure: " << c.failure->type << ": "
                 << c.failure->reason.substr(0, c.failure->reason.find('\n')) << "\n";
+        const KernelCounts& k = kernels.perCompile[c.index];
+        allKernels.add(k);
+        if (k.any())
+            out << "    kernels: " << describeKernelCounts(k)
+                << (k.compileTimeUs ? "; " + text::duration(double(k.compileTimeUs)) + " compiling"
+                                    : std::string())
+                << "\n";
     }
     out << "\ncompiles " << t.compileCount() << ", recompiles " << t.recompileCount()
         << ", graph breaks " << t.graphBreakCount() << ", failures " << t.failureCount()
-        << ", diagnostics " << t.diagnostics.size() + check.diagnostics.size() << "\n";
+        << ", kernels " << allKernels.generated << " (+" << allKernels.externCalls << " extern)"
+        << ", diagnostics "
+        << t.diagnostics.size() + check.diagnostics.size() + kernels.diagnostics.size() << "\n";
     return out.str();
 }
 
