@@ -2,7 +2,9 @@
 
 #include "ui/compileselection.h"
 #include "ui/inspector/artifactstab.h"
+#include "ui/inspector/codeviewer.h"
 #include "ui/inspector/guardstab.h"
+#include "ui/inspector/kernelstab.h"
 #include "ui/inspector/rawview.h"
 #include "ui/inspector/sourcetab.h"
 #include "ui/inspector/summarytab.h"
@@ -23,6 +25,7 @@ InspectorView::InspectorView(CompileSelection* selection, QWidget* parent)
     , m_guards(new GuardsTab)
     , m_source(new SourceTab)
     , m_artifacts(new ArtifactsTab)
+    , m_kernels(new KernelsTab)
     , m_raw(new RawView)
 {
     setObjectName(QStringLiteral("inspector"));
@@ -33,6 +36,7 @@ InspectorView::InspectorView(CompileSelection* selection, QWidget* parent)
     m_tabs->addTab(m_guards, tr("Guards"));
     m_tabs->addTab(m_source, tr("Source"));
     m_tabs->addTab(m_artifacts, tr("Artifacts"));
+    m_tabs->addTab(m_kernels, tr("Kernels"));
     m_tabs->addTab(m_raw, tr("Raw"));
     m_tabs->setCurrentIndex(WhyIndex); // the heart of it
     auto* layout = new QVBoxLayout(this);
@@ -54,6 +58,13 @@ InspectorView::InspectorView(CompileSelection* selection, QWidget* parent)
     });
     connect(m_guards, &GuardsTab::recordSelected, m_raw, &RawView::showRecord);
     connect(m_artifacts, &ArtifactsTab::recordSelected, m_raw, &RawView::showRecord);
+    // A kernel opens the output code that defines it, at its definition.
+    connect(m_kernels, &KernelsTab::codeRequested, this, [this](uint32_t record, uint32_t line) {
+        if (!m_artifacts->selectRecord(record))
+            return;
+        showTab(ArtifactsIndex);
+        m_artifacts->viewer()->highlightLine(line);
+    });
 }
 
 void InspectorView::setTrace(std::shared_ptr<const Trace> trace)
@@ -65,6 +76,7 @@ void InspectorView::setTrace(std::shared_ptr<const Trace> trace)
     m_guards->setTrace(m_trace);
     m_source->setTrace(m_trace);
     m_artifacts->setTrace(m_trace);
+    m_kernels->setTrace(m_trace);
     m_raw->setTrace(m_trace);
     // Whatever the selection holds now is what the tabs show (MainWindow clears it first).
     showCompile(m_selection->current());
@@ -73,6 +85,17 @@ void InspectorView::setTrace(std::shared_ptr<const Trace> trace)
 void InspectorView::showTab(Tab tab)
 {
     m_tabs->setCurrentIndex(tab);
+}
+
+bool InspectorView::showTabNamed(const QString& name)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->tabText(i).remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
 }
 
 void InspectorView::openSource(const QString& file, qint64 line)
@@ -90,6 +113,7 @@ void InspectorView::showCompile(uint32_t compile)
     m_why->showCompile(compile);
     m_guards->showCompile(compile);
     m_artifacts->showCompile(compile);
+    m_kernels->showCompile(compile);
     if (compile == kNone) {
         m_source->setLocation({}, 0);
         m_raw->showRecord(kNone);

@@ -1,8 +1,9 @@
 // InspectorView: the selected compile in tabs: Summary (facts, phase times, metrics), Why (the
 // reason in sentences, every fact a link), Guards (guard tree, the failed guard highlighted;
 // shape guards), Source (the user's file at the line, or the lines the trace carries), Artifacts
-// (graphs, code, JSON) and Raw (one record as in the file, with its MD5 check). The tabs talk
-// through here: a link in one opens another. Everything is plain text: it comes from the trace.
+// (graphs, code, JSON), Kernels (what Inductor generated; a row opens its code) and Raw (one record
+// as in the file, with its MD5 check). The tabs talk through here: a link in one opens another.
+// Everything is plain text: it comes from the trace.
 #pragma once
 
 #include "core/model/trace.h"
@@ -18,6 +19,7 @@ namespace dynascope::ui {
 class ArtifactsTab;
 class CompileSelection;
 class GuardsTab;
+class KernelsTab;
 class RawView;
 class SourceTab;
 class SummaryTab;
@@ -26,7 +28,15 @@ class WhyView;
 class InspectorView : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { SummaryIndex, WhyIndex, GuardsIndex, SourceIndex, ArtifactsIndex, RawIndex };
+    enum Tab {
+        SummaryIndex,
+        WhyIndex,
+        GuardsIndex,
+        SourceIndex,
+        ArtifactsIndex,
+        KernelsIndex,
+        RawIndex
+    };
 
     // Follows `selection`; links that name a compile select it there.
     explicit InspectorView(CompileSelection* selection, QWidget* parent = nullptr);
@@ -37,11 +47,14 @@ public:
 
     QTabWidget* tabs() const { return m_tabs; }
     void showTab(Tab tab);
+    // Shows the tab titled `name` ("Kernels"; case-insensitive); false when none is.
+    bool showTabNamed(const QString& name);
     SummaryTab* summaryTab() const { return m_summary; }
     WhyView* whyView() const { return m_why; }
     GuardsTab* guardsTab() const { return m_guards; }
     SourceTab* sourceTab() const { return m_source; }
     ArtifactsTab* artifactsTab() const { return m_artifacts; }
+    KernelsTab* kernelsTab() const { return m_kernels; }
     RawView* rawView() const { return m_raw; }
 
 private:
@@ -56,6 +69,7 @@ private:
     GuardsTab* m_guards;
     SourceTab* m_source;
     ArtifactsTab* m_artifacts;
+    KernelsTab* m_kernels;
     RawView* m_raw;
 };
 

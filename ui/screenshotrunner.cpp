@@ -2,6 +2,7 @@
 
 #include "ui/compare/changesmodel.h"
 #include "ui/compare/comparecontroller.h"
+#include "ui/inspectorview.h"
 #include "ui/mainwindow.h"
 #include "ui/models/format.h"
 #include "ui/timeline/rangesummary.h"
@@ -90,6 +91,8 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
     }
     if (!request.select.isEmpty() && !window.selectCompile(request.select))
         return fail(2, QStringLiteral("no compile %1 in the trace").arg(request.select));
+    if (!request.tab.isEmpty() && !window.inspector()->showTabNamed(request.tab))
+        return fail(2, QStringLiteral("no inspector tab %1").arg(request.tab));
     if (!request.range.isEmpty()) {
         TimelineView* tl = window.timeline();
         const timeline::TimelineLayout& layout = tl->layout();

@@ -23,13 +23,14 @@ struct ScreenshotRequest {
     QString select; // compile id to select, empty for none
     QString compare = {}; // a trace to compare the loaded one with (B), empty for none
     QString range = {}; // timeline range to show (timeline::parseTimeRange), empty for all
+    QString tab = {}; // the inspector tab to show ("Kernels"), empty for the default
     int timeoutMs = 10 * 60 * 1000;
     LoadOptions load = {}; // which run of a folder (--run)
 };
 
 // Returns 0 on success; otherwise an exit code (1: the range cannot be read, 2: a path failed to
-// load, the compile to select is absent or the range lies outside the trace, 3: the image could not
-// be written, 4: timeout) with a message in *error.
+// load, the compile to select or the tab is absent or the range lies outside the trace, 3: the
+// image could not be written, 4: timeout) with a message in *error.
 int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString* error);
 
 // The widget as shown, rendered into an image of exactly its size in device-independent pixels.

@@ -2,6 +2,7 @@
 // headless screenshot mode live in dynascope_ui.
 #include "ui/compare/comparecontroller.h"
 #include "ui/examplepaths.h"
+#include "ui/inspectorview.h"
 #include "ui/mainwindow.h"
 #include "ui/record/recordingui.h"
 #include "ui/screenshotrunner.h"
@@ -79,6 +80,10 @@ int main(int argc, char* argv[])
     const QCommandLineOption selectOpt(QStringLiteral("select"),
         QStringLiteral("Select a compile, e.g. \"[0/1]\" or 0/1 (exit code 2 if absent)."),
         QStringLiteral("COMPILE_ID"));
+    const QCommandLineOption tabOpt(QStringLiteral("tab"),
+        QStringLiteral("Show this tab of the inspector: Summary, Why, Guards, Source, Artifacts, "
+                       "Kernels or Raw (exit code 2 if absent)."),
+        QStringLiteral("NAME"));
     const QCommandLineOption rangeOpt(QStringLiteral("range"),
         QStringLiteral("Show this time range on the timeline: START:END in seconds from the "
                        "trace start (\"1.5:3\", \"250ms:400ms\") or wall-clock times of the "
@@ -118,8 +123,8 @@ int main(int argc, char* argv[])
                        "after SECONDS, while it follows the trace live, then exit (with "
                        "--record, once the program has ended)."),
         QStringLiteral("SECONDS"));
-    parser.addOptions({ shotOpt, sizeOpt, selectOpt, rangeOpt, exampleOpt, recordOpt, recordDirOpt,
-        compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
+    parser.addOptions({ shotOpt, sizeOpt, selectOpt, tabOpt, rangeOpt, exampleOpt, recordOpt,
+        recordDirOpt, compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
     parser.process(app);
     const bool live = parser.isSet(recordOpt) || parser.isSet(followOpt);
     if (parser.isSet(recordOpt) && parser.isSet(followOpt)) {
@@ -209,6 +214,7 @@ int main(int argc, char* argv[])
         request.output = parser.value(shotOpt);
         request.size = size;
         request.select = select;
+        request.tab = parser.value(tabOpt);
         request.range = range;
         request.compare = parser.value(compareOpt);
         QString error;
@@ -230,6 +236,18 @@ int main(int argc, char* argv[])
             [&window, select](bool) {
                 if (!window.selectCompile(select)) {
                     printError(QStringLiteral("no compile %1 in the trace").arg(select));
+                    QApplication::exit(2);
+                }
+            },
+            Qt::SingleShotConnection);
+    }
+    if (parser.isSet(tabOpt)) {
+        const QString tab = parser.value(tabOpt);
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, tab](bool) {
+                if (!window.inspector()->showTabNamed(tab)) {
+                    printError(QStringLiteral("no inspector tab %1").arg(tab));
                     QApplication::exit(2);
                 }
             },
