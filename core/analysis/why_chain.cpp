@@ -1,5 +1,7 @@
 #include "core/analysis/why_chain.h"
 
+#include "core/load/finish/graph_break_text.h"
+
 #include "core/util/trim.h"
 
 #include <array>
@@ -359,8 +361,15 @@ WhyChain explainCompile(const Trace& t, uint32_t index)
 
     for (size_t i = 0; i < c.graphBreaks.size(); ++i)
         why.graphBreaks.push_back(describeBreak(c.graphBreaks[i], i));
-    if (c.graphBreaks.empty())
-        why.restartReasons = c.restartReasons;
+    for (size_t i = 0; i < c.restartReasons.size(); ++i) {
+        RestartKind k = restartKindOf(c.restartReasons[i]);
+        if (k.kind.empty() && !c.graphBreaks.empty())
+            continue; // the break's own section says it
+        why.restarts.push_back(
+            { uint32_t(i), c.restartReasons[i], std::move(k.kind), std::move(k.meaning) });
+    }
+    if (!why.restarts.empty() && c.beforeRestartS && *c.beforeRestartS > 0)
+        why.restartCostS = c.beforeRestartS;
     if (c.failure)
         why.failure = describeFailure(*c.failure);
     for (size_t i = c.stack.size() > 0 ? c.stack.size() - 1 : 0; i-- > 0;)

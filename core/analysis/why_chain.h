@@ -167,14 +167,23 @@ struct ResumeOrigin {
     std::string reason; // the break's reason, as logged
 };
 
+struct RestartWhy {
+    uint32_t attempt = 0; // the attempt that restarted (the next one traced again)
+    std::string reason; // as logged
+    std::string kind; // the restart's class ("TensorifyScalarRestartAnalysis"); empty: a break
+    std::string meaning; // why PyTorch restarts for it, in words (empty when unknown)
+};
+
 struct WhyChain {
     uint32_t compile = kNone; // kNone: no such compile
     std::optional<ResumeOrigin> resumesAfter; // this frame is the code after a graph break
     // A recompile (frame_compile_id > 0), or a compile that logged recompile reasons.
     std::optional<RecompileWhy> recompile;
     std::vector<BreakWhy> graphBreaks;
-    // Restarts of the analysis that are no graph break (when graphBreaks is empty), as logged.
-    std::vector<std::string> restartReasons;
+    // Restarts of the analysis, in order: each that is no graph break (a float made a constant,
+    // a failed speculation, ...), and a graph break's when the compile logged no break artifact.
+    std::vector<RestartWhy> restarts;
+    std::optional<double> restartCostS; // dynamo_time_before_restart_s, when over 0
     std::optional<FailureWhy> failure;
     std::vector<SourceLine> callers; // the call stack that led here, the direct caller first
     std::vector<uint32_t> frameCompiles; // every compile of the frame, this one included

@@ -599,6 +599,36 @@ void writeNoSurprises(Writer& w, const Trace& t, const Compile& c, const WhyChai
     }
 }
 
+// Restarts of the analysis: Dynamo threw away an attempt and traced the frame again. One that is
+// no graph break says so, with its class and what it means; the attempts' cost when logged.
+void writeRestarts(Writer& w, const WhyChain& why)
+{
+    const bool anyBreak = std::any_of(why.restarts.begin(), why.restarts.end(),
+        [](const RestartWhy& r) { return r.kind.empty(); });
+    w.heading(anyBreak ? "⚡ Restarted analysis" : "⚡ Restarted analysis (no graph break)");
+    w.text(why.restarts.size() == 1
+            ? "Dynamo threw away attempt " + std::to_string(why.restarts.front().attempt)
+                + " of this compile and traced the frame again:"
+            : "Dynamo threw away " + std::to_string(why.restarts.size())
+                + " attempts of this compile and traced the frame again each time:");
+    for (const RestartWhy& r : why.restarts) {
+        w.paragraph(2, 1);
+        if (r.kind.empty()) {
+            w.text("• attempt " + std::to_string(r.attempt) + ": " + r.reason);
+            continue;
+        }
+        w.text("• attempt " + std::to_string(r.attempt) + ": ");
+        w.mono(r.kind);
+        w.text(r.meaning.empty() ? std::string(" (not a graph break)")
+                                 : " (not a graph break): " + r.meaning + ".");
+    }
+    if (why.restartCostS) {
+        w.paragraph(2, 1);
+        w.text("The attempts thrown away took " + text::duration(*why.restartCostS * 1e6)
+            + " (dynamo_time_before_restart_s), paid again on every cold start.");
+    }
+}
+
 } // namespace
 
 WhyDocument whyDocument(const Trace& t, uint32_t ci, const WhyOptions& options)
@@ -654,13 +684,8 @@ WhyDocument whyDocument(const Trace& t, uint32_t ci, const WhyOptions& options)
         writeBreak(w, t, c, g, why.graphBreaks.size());
         said = true;
     }
-    if (!why.restartReasons.empty()) {
-        w.heading("⚡ Restarted analysis");
-        w.text("Dynamo restarted the analysis of this frame:");
-        for (const std::string& r : why.restartReasons) {
-            w.paragraph(2, 1);
-            w.text("• " + r);
-        }
+    if (!why.restarts.empty()) {
+        writeRestarts(w, why);
         said = true;
     }
     if (why.failure) {

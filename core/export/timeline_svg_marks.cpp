@@ -2,6 +2,7 @@
 
 #include "core/analysis/why_chain.h"
 #include "core/export/svg_text.h"
+#include "core/load/finish/graph_break_text.h"
 #include "core/util/text_format.h"
 
 #include <algorithm>
@@ -105,8 +106,13 @@ std::string compileTitle(const Trace& t, const Compile& c)
     }
     if (!c.graphBreaks.empty())
         line("graph break: ", c.graphBreaks.front().reason);
-    else if (!c.restartReasons.empty())
-        line("graph break: ", c.restartReasons.front());
+    else if (!c.restartReasons.empty()) {
+        const RestartKind k = restartKindOf(c.restartReasons.front());
+        if (k.kind.empty())
+            line("graph break: ", c.restartReasons.front());
+        else
+            line("restarted (no graph break): ", k.kind);
+    }
     if (c.failure)
         line("failure: ", c.failure->type + ": " + std::string(text::firstLine(c.failure->reason)));
     return s;

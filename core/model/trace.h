@@ -276,6 +276,8 @@ struct Compile {
     std::optional<int64_t> guardCount, graphOpCount, graphNodeCount, cacheSize, shapeEnvGuardCount,
         numGraphBreaks;
     std::vector<std::string> restartReasons;
+    // compilation_metrics.dynamo_time_before_restart_s: what the attempts that restarted cost.
+    std::optional<double> beforeRestartS;
     std::string recompileReasonMetric; // compilation_metrics.recompile_reason (2025+)
     BufferText metricsJson; // the compilation_metrics object as logged (for the inspector)
 

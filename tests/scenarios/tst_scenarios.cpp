@@ -10,9 +10,11 @@
 #include "scenario_suite.h"
 
 #include "core/analysis/torch_version.h"
+#include "core/analysis/why_chain.h"
 #include "core/io/input_buffer.h"
 #include "core/load/finish/graph_break_text.h"
 #include "core/model/row_range.h"
+#include "core/report/why_render.h"
 
 #include <QDir>
 #include <QFile>
@@ -595,8 +597,26 @@ private Q_SLOTS:
             const Compile& c = s.trace->compiles[ci];
             QVERIFY(c.graphBreaks.empty());
             QCOMPARE(c.status, CompileStatus::Ok);
+            bool here = false;
             for (const std::string& r : c.restartReasons)
-                restarted = restarted || isRestartWithoutBreak(r);
+                here = here || isRestartWithoutBreak(r);
+            restarted = restarted || here;
+            // The Why tab shows it as a restart of that attempt, named and explained, with what
+            // the thrown-away attempt cost, and never as a break.
+            const WhyChain why = explainCompile(*s.trace, ci);
+            QVERIFY(why.graphBreaks.empty());
+            QCOMPARE(why.restarts.empty(), !here);
+            if (!here)
+                continue;
+            QCOMPARE(c.attempts.size(), size_t(2));
+            QCOMPARE(why.restarts.front().attempt, 0u);
+            QCOMPARE(why.restarts.front().kind, std::string("TensorifyScalarRestartAnalysis"));
+            QVERIFY(why.restarts.front().meaning.find("float") != std::string::npos);
+            QVERIFY(why.restartCostS && *why.restartCostS > 0);
+            const std::string doc = whyText(whyDocument(*s.trace, ci));
+            QVERIFY2(doc.find("Restarted analysis (no graph break)") != std::string::npos
+                    && doc.find("Graph break") == std::string::npos,
+                doc.c_str());
         }
         QVERIFY(restarted);
     }

@@ -1,5 +1,6 @@
 #include "ui/models/compiletreemodel.h"
 
+#include "core/load/finish/graph_break_text.h"
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
 #include "ui/models/statusstyle.h"
@@ -610,13 +611,17 @@ QVariant CompileTreeModel::attemptData(const Node& n, int column, int role) cons
             return QGuiApplication::palette().color(QPalette::PlaceholderText);
         break;
     case ReasonColumn:
-        // Dynamo restarts the analysis once per restart reason, in order.
-        if ((role == Qt::DisplayRole || role == SortRole) && !last
-            && static_cast<size_t>(n.attempt) < c.restartReasons.size())
-            return firstLine(c.restartReasons[static_cast<size_t>(n.attempt)]);
-        if (role == Qt::ToolTipRole && !last
-            && static_cast<size_t>(n.attempt) < c.restartReasons.size())
-            return qs(c.restartReasons[static_cast<size_t>(n.attempt)]);
+        // Dynamo restarts the analysis once per restart reason, in order. A restart that is no
+        // graph break reads as such, with its class and, in the tooltip, what it means.
+        if (!last && static_cast<size_t>(n.attempt) < c.restartReasons.size()) {
+            const std::string& reason = c.restartReasons[static_cast<size_t>(n.attempt)];
+            const RestartKind k = restartKindOf(reason);
+            if (role == Qt::DisplayRole || role == SortRole)
+                return k.kind.empty() ? firstLine(reason)
+                                      : tr("restarted, no graph break: %1").arg(qs(k.kind));
+            if (role == Qt::ToolTipRole)
+                return k.meaning.empty() ? qs(reason) : qs(k.kind + ": " + k.meaning + ".");
+        }
         break;
     case FunctionColumn:
         if (role == Qt::DisplayRole || role == SortRole)

@@ -156,6 +156,43 @@ bool isRestartWithoutBreak(std::string_view reason)
         && t.find('\n') == std::string_view::npos;
 }
 
+RestartKind restartKindOf(std::string_view reason)
+{
+    if (!isRestartWithoutBreak(reason))
+        return {};
+    std::string_view t = trim(reason);
+    t = t.substr(8, t.size() - 10); // inside "<class '...'>"
+    if (const size_t dot = t.rfind('.'); dot != std::string_view::npos)
+        t = t.substr(dot + 1);
+    // What torch/_dynamo raises each for (torch 2.11 to 2.14: exc.py and where it is raised).
+    static constexpr std::pair<std::string_view, std::string_view> kMeanings[] = {
+        { "TensorifyScalarRestartAnalysis",
+            "Dynamo traced a Python float as a tensor (specialize_float is off), then found it "
+            "used where only a Python number will do, so it traced the frame again with that "
+            "float specialised: a constant in the graph and a guard on its value" },
+        { "SpeculationRestartAnalysis",
+            "a speculative trace failed (a graph break inside a branch, a loop or a `with` "
+            "block), so Dynamo traced the frame again, breaking the graph earlier" },
+        { "UnspecializeRestartAnalysis",
+            "Dynamo traced an nn.Module as static, found state it must treat as dynamic, and "
+            "traced the frame again with that module unspecialised" },
+        { "CompileCollectiveRestartAnalysis",
+            "the ranks exchanged their automatic-dynamic decisions (the compiler collective), "
+            "so Dynamo traced the frame again with the shared decisions" },
+        { "AutogradGradRestartAnalysis",
+            "torch.autograd.grad consumed gradients the graph returns, so Dynamo traced the "
+            "frame again with a graph break at that call" },
+        { "RequiresGradRestartAnalysis",
+            "a requires_grad_() intermediate would leak out of the graph, so Dynamo traced the "
+            "frame again with a graph break at that call" },
+    };
+    RestartKind k { std::string(t), {} };
+    for (const auto& [name, meaning] : kMeanings)
+        if (t == name)
+            k.meaning = meaning;
+    return k;
+}
+
 std::vector<GraphBreakDetail> parseGraphBreakDetails(std::string_view text)
 {
     std::vector<GraphBreakDetail> out;

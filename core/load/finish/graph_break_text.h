@@ -26,6 +26,15 @@ GraphBreak parseGraphBreakReason(std::string_view reason);
 // break text.
 bool isRestartWithoutBreak(std::string_view reason);
 
+// A restart without a break, named: the exception's bare class ("TensorifyScalarRestartAnalysis")
+// and why PyTorch restarts the analysis for it, in words (empty for a class this does not know).
+// An empty kind when `reason` is a graph break's restart.
+struct RestartKind {
+    std::string kind;
+    std::string meaning;
+};
+RestartKind restartKindOf(std::string_view reason);
+
 // A reason without PyTorch's "Graph Break Reason: " lead (older logs and TORCH_LOGS text start
 // with it); the reason itself when it has none.
 std::string_view withoutReasonLead(std::string_view reason);
