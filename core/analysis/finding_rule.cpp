@@ -13,7 +13,7 @@ constexpr std::string_view kLayer = "which compiler layer fails";
 constexpr std::string_view kFirstCall = "first call against steady state";
 constexpr std::string_view kRanks = "ranks in step";
 
-constexpr std::array<RuleInfo, 23> kRules { {
+constexpr std::array<RuleInfo, 25> kRules { {
     { Rule::RecompileShape, "recompile-shape", S::Warning, kGuards, false, "" },
     { Rule::RecompileGuard, "recompile-guard", S::Warning, kGuards, false, "" },
     { Rule::RecompileLimit, "recompile-limit", S::Warning, kRecompiles, false, "" },
@@ -37,6 +37,8 @@ constexpr std::array<RuleInfo, 23> kRules { {
     { Rule::RankFailures, "rank-failures", S::Error, kLayer, true, "failures" },
     { Rule::RankCache, "rank-cache", S::Note, kFirstCall, true, "cache misses" },
     { Rule::Straggler, "straggler", S::Warning, kRanks, true, "straggler" },
+    { Rule::KernelCompileTime, "kernel-compile-time", S::Note, kFirstCall, false, "" },
+    { Rule::AutotuneMiss, "autotune-miss", S::Note, kFirstCall, false, "" },
 } };
 
 constexpr bool inEnumOrder()
@@ -47,7 +49,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kRules lists the rules in the order of enum class Rule");
-static_assert(static_cast<size_t>(Rule::Straggler) + 1 == kRules.size(), "one entry per rule");
+static_assert(static_cast<size_t>(Rule::AutotuneMiss) + 1 == kRules.size(), "one entry per rule");
 } // namespace
 
 const char* toString(FindingSeverity s)

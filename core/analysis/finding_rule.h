@@ -40,6 +40,8 @@ enum class Rule : uint8_t {
     RankFailures,
     RankCache,
     Straggler,
+    KernelCompileTime,
+    AutotuneMiss,
 };
 
 struct RuleInfo {

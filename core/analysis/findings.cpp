@@ -225,6 +225,7 @@ std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
     findings::recompileRules(cx);
     findings::breakRules(cx);
     findings::costRules(cx);
+    findings::kernelRules(cx);
     findings::probeRules(cx);
     findings::rankRules(cx);
     mergeAcrossRanks(cx.out, cx.rankAt);

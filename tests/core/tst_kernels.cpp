@@ -2,6 +2,7 @@
 // scenarios in ../shared (Triton kernels and triton_kernel_info; skipped when absent), what each
 // scenario.py makes Inductor generate, and a committed 2.13 CPU recording (C++ kernels); bad
 // triton_kernel_info payloads give a diagnostic and keep what parsed.
+#include "core/analysis/findings.h"
 #include "core/analysis/kernels.h"
 #include "core/load/loader.h"
 
@@ -260,6 +261,59 @@ private Q_SLOTS:
             all.c_str());
         const Kernel* addmm = byName(ks.kernels, "extern_kernels.addmm");
         QVERIFY2(addmm && addmm->calls == 2, all.c_str());
+    }
+
+    // The kernel findings on the CUDA traces, one per frame: recompile_static compiles the same
+    // kernel again for each new size (kernel-compile-time, naming it, with the dynamic-shape
+    // hint), and autotunes it after a cache miss in all five compiles (autotune-miss);
+    // training_backward autotunes its three kernels (2 to 4 configs). clean_mlp's one compile
+    // is mostly not kernel compiling: no kernel-compile-time there. The CPU recordings log no
+    // kernel info: neither rule.
+    void kernelFindings()
+    {
+        if (!QFileInfo::exists(cudaDir()))
+            QSKIP("../shared/traces/torch-2.11-h200/cuda-scenarios is absent");
+        auto findingsOf = [](const QString& dir, const char* rule) {
+            std::vector<Finding> out;
+            auto t = loadScenario(dir);
+            if (t)
+                for (Finding& f : findFindings(*t))
+                    if (toString(f.rule) == rule)
+                        out.push_back(std::move(f));
+            return out;
+        };
+        const auto heavy = findingsOf(cudaDir() + u"/recompile_static"_qs, "kernel-compile-time");
+        QCOMPARE(heavy.size(), size_t(1));
+        QVERIFY2(heavy[0].title.starts_with("`fn` (scenario.py:6) spent "), heavy[0].title.c_str());
+        QCOMPARE(heavy[0].compiles.size(), size_t(4)); // [0/1]..[0/4]; [0/0] is mostly tracing
+        QVERIFY(heavy[0].costUs > 1e6);
+        QVERIFY2(heavy[0].hint.find("mark_dynamic") != std::string::npos, heavy[0].hint.c_str());
+        const auto again = std::find_if(heavy[0].evidence.begin(), heavy[0].evidence.end(),
+            [](const auto& e) { return e.first == "compiled again"; });
+        QVERIFY(again != heavy[0].evidence.end());
+        QCOMPARE(again->second, std::string("triton_poi_fused_add_cos_sin_0 in 4 compiles"));
+        const auto tuned = findingsOf(cudaDir() + u"/recompile_static"_qs, "autotune-miss");
+        QCOMPARE(tuned.size(), size_t(1));
+        QCOMPARE(tuned[0].compiles.size(), size_t(5));
+        QVERIFY2(tuned[0].title.find("autotuned 5 Triton kernels because the autotune cache "
+                                     "missed (2 configs each")
+                != std::string::npos,
+            tuned[0].title.c_str());
+        QVERIFY(tuned[0].hint.find("autotune_remote_cache") != std::string::npos);
+        QVERIFY(tuned[0].hint.find("max-autotune") != std::string::npos);
+        const auto training = findingsOf(cudaDir() + u"/training_backward"_qs, "autotune-miss");
+        QCOMPARE(training.size(), size_t(1));
+        QVERIFY2(training[0].title.find("3 Triton kernels") != std::string::npos
+                && training[0].title.find("(2-4 configs each") != std::string::npos,
+            training[0].title.c_str());
+        QVERIFY(findingsOf(cudaDir() + u"/clean_mlp"_qs, "kernel-compile-time").empty());
+        // graph_break_item's first graph ran its only config: nothing tuned there.
+        for (const Finding& f : findingsOf(cudaDir() + u"/graph_break_item"_qs, "autotune-miss"))
+            QVERIFY2(f.title.find("`fn`") == std::string::npos, f.title.c_str());
+        const QString cpu = QStringLiteral(DYNASCOPE_SOURCE_DIR)
+            + u"/tests/scenarios/recorded/torch-2.13.0/clean_mlp"_qs;
+        QVERIFY(findingsOf(cpu, "kernel-compile-time").empty());
+        QVERIFY(findingsOf(cpu, "autotune-miss").empty());
     }
 
     // Bad triton_kernel_info payloads: not JSON, not an object, an entry that is not an object.

@@ -36,7 +36,14 @@ _RULES_OF = {
     "failures": ("failure", "fullgraph-error", "rank-failures"),
     "recompiles": ("recompile-", "dynamic-still-recompiles", "rank-recompiles"),
     "graph_breaks": ("graph-break", "data-dependent", "fullgraph-error", "rank-graph-breaks"),
-    "compile_time_s": ("cold-start", "cache-miss", "guard-cost", "small-graphs"),
+    "compile_time_s": (
+        "cold-start",
+        "cache-miss",
+        "guard-cost",
+        "small-graphs",
+        "kernel-compile-time",
+        "autotune-miss",
+    ),
 }
 
 
