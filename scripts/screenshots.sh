@@ -119,10 +119,10 @@ rank_folder() {
 }
 
 # README.md: the bundled example, the recompile [3/1] of scale selected (its Why tab), the
-# timeline on the half second after the first compile.
-shot screenshot.png 1600x1000 --select '[3/1]' --range 11.35:11.9 resources/examples/example.log
+# timeline on the compiles after the first (the last quarter second).
+shot screenshot.png 1600x1000 --select '[3/1]' --range 10.2:10.5 resources/examples/example.log
 # docs/findings.md: the Findings panel and the Why tab's overview on the bundled example.
-shot findings.png 1280x800 --range 11.3:11.9 resources/examples/example.log
+shot findings.png 1280x800 --range 10.15:10.5 resources/examples/example.log
 # docs/compare.md: graph_break_print without its print (A) against the scenario itself (B).
 shot compare.png 1280x800 "$recorded/graph_break_print/without_print" --compare "$recorded/graph_break_print"
 # docs/recording.md: a recording followed live (the example scenario's trace, written in pieces).
