@@ -7,6 +7,7 @@ names below; docs/python.md lists them. Every object keeps the trace it came fro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
@@ -112,6 +113,55 @@ class CacheEvent:
     ts_us: float
 
 
+@dataclass(frozen=True)
+class Kernel:
+    """A kernel Inductor generated for a compile, or an extern kernel its code calls.
+
+    ``kind`` is ``pointwise`` (``triton_poi_*``), ``reduction`` (``triton_red_*``),
+    ``persistent_reduction`` (``triton_per_*``), ``template`` (``triton_tem_*``), ``triton``
+    (another Triton kernel), ``cpp`` (``cpp_fused_*``, the CPU backend) or ``extern``
+    (``extern_kernels.mm``, ``addmm``, ...). ``fused_ops`` are the ATen operations it runs, from
+    the output code's "Original ATen" comment (``ops_from_name``: from its name instead);
+    ``graph`` is ``inference``, ``forward``, ``backward`` or None. ``compile_time_us``,
+    ``autotune_state`` (``miss``, ``hit``, ``only 1 config``, ``force_disabled``),
+    ``num_configs`` (benchmarked on a miss) and ``config`` (the one run or the best) come from
+    ``triton_kernel_info`` (``has_info``); None where it says nothing, as on the CPU or after an
+    FX graph cache hit. ``code_line`` is the 1-based line of its definition (an extern kernel's
+    first call) in the output code; ``calls`` how often the code calls an extern kernel.
+    """
+
+    name: str
+    kind: str
+    fused_ops: tuple[str, ...]
+    ops_from_name: bool
+    graph: Optional[str]
+    compile_time_us: Optional[int]
+    autotune_state: Optional[str]
+    num_configs: Optional[int]
+    config: Optional[str]
+    has_info: bool
+    code_line: int
+    calls: int
+
+    @property
+    def is_extern(self) -> bool:
+        return self.kind == "extern"
+
+
+@dataclass(frozen=True)
+class KernelCounts:
+    """A compile's (or a trace's) kernels counted: ``generated`` (Triton and C++ kernels),
+    ``by_kind`` (every kind, ``extern`` counting the distinct extern kernels of each graph),
+    ``compile_time_us`` (the Triton compile times logged), ``autotune_misses`` (kernels
+    benchmarked over several configs after an autotune cache miss). The summary's
+    ``compiles[].kernels`` and ``totals.kernels`` hold the same counts."""
+
+    generated: int
+    by_kind: dict[str, int]
+    compile_time_us: int
+    autotune_misses: int
+
+
 def _stack(frames: list[dict[str, Any]]) -> tuple[StackFrame, ...]:
     return tuple(StackFrame(**f) for f in frames)
 
@@ -197,6 +247,30 @@ class Compile:
     @property
     def cache_misses(self) -> int:
         return sum(1 for e in self.cache_events if e.kind == "miss")
+
+    @cached_property
+    def _kernels(self) -> dict[str, Any]:
+        return self.trace._handle.kernels(self.index)
+
+    @cached_property
+    def kernels(self) -> tuple[Kernel, ...]:
+        """The kernels Inductor generated for this compile (output code order), then the extern
+        kernels its code calls. Read from the trace's output code on first use; empty where
+        the compile generated no code (no graph, an eager backend, TORCH_LOGS text)."""
+        return tuple(
+            Kernel(**dict(k, fused_ops=tuple(k["fused_ops"]))) for k in self._kernels["kernels"]
+        )
+
+    @property
+    def kernel_counts(self) -> KernelCounts:
+        """The kernels counted by kind, with their compile time and autotune misses."""
+        return KernelCounts(**self._kernels["counts"])
+
+    @property
+    def fx_graph_cache_hit(self) -> bool:
+        """The FX graph cache supplied the output code: its kernels were loaded, not compiled
+        or tuned (no compile times are logged for them)."""
+        return bool(self._kernels["fx_graph_cache_hit"])
 
     def why(self, format: str = "text") -> str:
         """Why this compile happened and what went wrong: the app's Why tab (with every older

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union, over
 
 from dynascope import _core
 from dynascope._errors import TraceError
-from dynascope._model import Compile, Finding
+from dynascope._model import Compile, Finding, KernelCounts
 
 if TYPE_CHECKING:
     import pandas
@@ -179,6 +179,12 @@ class Trace:
     def totals(self) -> dict[str, Any]:
         """The summary's totals: files, compiles, recompiles, graph_breaks, failures, ..."""
         return dict(self.summary()["totals"])
+
+    @property
+    def kernel_counts(self) -> KernelCounts:
+        """The kernels Inductor generated over the whole trace, counted (``totals["kernels"]``);
+        each compile's are ``Compile.kernel_counts``."""
+        return KernelCounts(**self.totals["kernels"])
 
     def findings(self, min_severity: str = "note") -> list[Finding]:
         """What is wrong in the trace, ranked: errors first, then by compile time, then count."""

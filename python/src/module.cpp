@@ -17,6 +17,7 @@
 #include "core/report/why_render.h"
 #include "core/writer/summary_json.h"
 #include "python/src/py_convert.h"
+#include "python/src/py_kernels.h"
 #include "python/src/py_trace.h"
 
 #include <nanobind/stl/pair.h>
@@ -281,6 +282,18 @@ NB_MODULE(_core, m)
             [](TraceHandle& h, uint32_t i) {
                 checkIndex(h, i);
                 return compileDict(h.trace(), i);
+            },
+            "index"_a)
+        .def(
+            "kernels",
+            [](TraceHandle& h, uint32_t i) {
+                checkIndex(h, i);
+                CompileKernels kernels;
+                {
+                    nb::gil_scoped_release release;
+                    kernels = compileKernels(h.trace(), h.trace().compiles[i]);
+                }
+                return compileKernelsDict(kernels);
             },
             "index"_a)
         .def(

@@ -1,5 +1,6 @@
 #include "python/src/py_convert.h"
 
+#include "core/analysis/kernels.h"
 #include "core/analysis/why_chain.h"
 #include "core/util/text_format.h"
 #include "python/src/py_trace.h"
@@ -277,12 +278,13 @@ private:
     nb::dict m_columns;
 };
 
-nb::dict compilesTable(const Trace& t)
+nb::dict compilesTable(const Trace& t, const TraceKernelCounts& kernels)
 {
     Columns cols { "index", "id", "rank", "frame", "function", "filename", "line", "status",
         "is_recompile", "has_dynamo_start", "start_us", "duration_us", "time_source",
         "graph_breaks", "recompile_reasons", "failure_type", "failure_layer", "guard_count",
-        "graph_op_count", "cache_hits", "cache_misses", "cache_bypasses", "attempts" };
+        "graph_op_count", "cache_hits", "cache_misses", "cache_bypasses", "attempts", "kernels",
+        "kernel_compile_time_us", "autotune_misses" };
     for (const Compile& c : t.compiles) {
         cols["index"].append(c.index);
         cols["id"].append(str(c.id.display()));
@@ -310,6 +312,10 @@ nb::dict compilesTable(const Trace& t)
         cols["cache_misses"].append(misses);
         cols["cache_bypasses"].append(bypasses);
         cols["attempts"].append(c.attempts.size());
+        const KernelCounts& k = kernels.perCompile[c.index];
+        cols["kernels"].append(k.generated);
+        cols["kernel_compile_time_us"].append(k.compileTimeUs);
+        cols["autotune_misses"].append(k.autotuneMisses);
     }
     return cols.take();
 }
@@ -421,8 +427,14 @@ nb::dict phasesTable(const Trace& t)
 nb::dict tableColumns(TraceHandle& handle, std::string_view name)
 {
     const Trace& t = handle.trace();
-    if (name == "compiles")
-        return compilesTable(t);
+    if (name == "compiles") {
+        TraceKernelCounts kernels;
+        {
+            nb::gil_scoped_release release;
+            kernels = countTraceKernels(t);
+        }
+        return compilesTable(t, kernels);
+    }
     if (name == "graph_breaks")
         return breaksTable(t);
     if (name == "recompiles")
