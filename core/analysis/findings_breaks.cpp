@@ -113,7 +113,15 @@ void breakFinding(Context& cx, const BreakGroup& g)
                                                                    : Rule::GraphBreak;
     Finding& f = cx.add(rule, FindingSeverity::Warning, g.frame);
     const std::string frame = cx.codeTitle(g.frame);
-    const std::string atLine = at.empty() ? "" : " at " + at;
+    // A break in library code says so, and where the user's code calls into the library.
+    const std::string calledAt = b.calledFrom.known()
+        ? std::string(baseName(b.calledFrom.file)) + ":" + std::to_string(b.calledFrom.line)
+        : std::string();
+    const std::string atLine = !b.library.empty()
+        ? " in " + b.library + "'s code" + (at.empty() ? "" : " (" + at + ")")
+            + (calledAt.empty() ? "" : ", called at " + calledAt + ",")
+        : at.empty() ? ""
+                     : " at " + at;
     // The print or logging call of an I/O break: its title and its fix name it.
     const IoCall io = g.kind == BreakKind::Io ? ioCallOf(b) : IoCall {};
     if (g.skipsFrame)
@@ -137,10 +145,22 @@ void breakFinding(Context& cx, const BreakGroup& g)
     f.compiles.insert(f.compiles.end(), g.resumes.begin(), g.resumes.end());
     f.count = g.count;
     f.costUs = cx.durationOf(f.compiles);
-    f.userFile = b.userLine.file;
-    f.userLine = b.userLine.line;
+    // The place to change is the user's: their call into the library, when the break is in one.
+    const SourceLine& own = b.calledFrom.known() ? b.calledFrom : b.userLine;
+    f.userFile = own.file;
+    f.userLine = own.line;
     f.evidence.emplace_back("break", type);
-    if (!at.empty())
+    if (!b.library.empty()) {
+        f.evidence.emplace_back("library", b.library);
+        if (!at.empty())
+            f.evidence.emplace_back("library line",
+                at
+                    + (b.userLine.code.empty() ? ""
+                                               : ": " + std::string(firstLine(b.userLine.code))));
+        if (!calledAt.empty())
+            f.evidence.emplace_back("user line",
+                calledAt + (own.code.empty() ? "" : ": " + std::string(firstLine(own.code))));
+    } else if (!at.empty())
         f.evidence.emplace_back("user line",
             at + (b.userLine.code.empty() ? "" : ": " + std::string(firstLine(b.userLine.code))));
     f.evidence.emplace_back("compiles that broke", cx.compileList(g.compiles));
@@ -206,6 +226,13 @@ void breakFinding(Context& cx, const BreakGroup& g)
         f.hint = "Fix the break (" + type
             + ") so Dynamo can resume after it; a break inside a loop often makes Dynamo skip "
               "the frame: move the code that breaks out of the loop. "
+            + f.hint;
+    if (!b.library.empty())
+        f.hint = "The break is inside " + b.library + ", not in your code: change your call into it"
+            + (calledAt.empty() ? std::string() : " at " + calledAt)
+            + " (an argument that avoids the path that breaks, or the call moved out of the "
+              "compiled function), or wrap the call in torch.compiler.disable to keep the "
+              "library out of the graph in one clean break. What breaks it: "
             + f.hint;
 }
 

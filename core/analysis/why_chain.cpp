@@ -155,6 +155,25 @@ Fix fixFor(const Rejection& r)
     return fix;
 }
 
+std::string libraryOf(std::string_view path)
+{
+    for (std::string_view dir : { "/site-packages/", "/dist-packages/" }) {
+        const size_t at = path.rfind(dir);
+        if (at == std::string_view::npos)
+            continue;
+        std::string_view rest = path.substr(at + dir.size());
+        rest = rest.substr(0, rest.find('/'));
+        if (rest.ends_with(".py"))
+            rest.remove_suffix(3); // a one-file module: six.py
+        return std::string(rest);
+    }
+    // Python's own modules: .../lib/python3.11/logging/__init__.py (not a venv's packages).
+    for (std::string_view dir : { "/lib/python3", "/lib64/python3" })
+        if (path.find(dir) != std::string_view::npos)
+            return "the standard library";
+    return {};
+}
+
 BreakWhy describeBreak(const GraphBreak& gb, size_t index)
 {
     BreakWhy b;
@@ -177,6 +196,15 @@ BreakWhy describeBreak(const GraphBreak& gb, size_t index)
         b.userLine.code = gb.userFrames.back().loc;
     }
     b.userFrames = gb.userFrames;
+    b.library = libraryOf(gb.file);
+    if (!b.library.empty())
+        for (size_t i = gb.userFrames.size(); i-- > 0;) {
+            const StackFrame& f = gb.userFrames[i];
+            if (!libraryOf(f.file).empty() || f.file.starts_with("<"))
+                continue;
+            b.calledFrom = { std::string(f.file), f.line, std::string(f.name), std::string(f.loc) };
+            break;
+        }
     constexpr std::string_view kHeading = "User code traceback:\n";
     std::string_view traceback = gb.traceback;
     if (traceback.starts_with(kHeading))

@@ -140,6 +140,11 @@ struct BreakWhy {
     bool skipsFrame = false; // Dynamo skipped the whole frame (it runs in eager)
     bool cannotResume = false; // the rest of the function runs in eager
     SourceLine userLine; // where in user code (function and code from the traceback)
+    // A break in library code (userLine's file is an installed package's, libraryOf()): the
+    // library's name, and the user's own line that called into it: the innermost frame of the
+    // traceback outside libraries (unknown when the traceback has none).
+    std::string library;
+    SourceLine calledFrom;
     Stack userFrames; // the user code traceback, innermost last
     std::string traceback; // the traceback text as logged, without its "User code traceback:"
     uint32_t record = kNone; // the dynamo_graph_break_reason record (kNone: restart_reasons)
@@ -188,6 +193,11 @@ struct WhyChain {
     std::vector<SourceLine> callers; // the call stack that led here, the direct caller first
     std::vector<uint32_t> frameCompiles; // every compile of the frame, this one included
 };
+
+// The library a source file belongs to, from its path: the package under site-packages or
+// dist-packages ("torch", "transformers"), "the standard library" for Python's own modules;
+// empty for the user's code (any other path, a bare file name, "<string>").
+std::string libraryOf(std::string_view path);
 
 // The why-chain of compile `index` (a Trace::compiles index; an empty chain when out of range).
 // Costs one pass over the compile's frame; parses the guard trees it looks into.

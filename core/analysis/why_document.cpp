@@ -443,6 +443,15 @@ void writeBreak(Writer& w, const Trace& t, const Compile& c, const BreakWhy& g, 
         w.text(" at ");
         w.sourceLink(g.userLine.file, g.userLine.line);
     }
+    if (!g.library.empty()) {
+        w.text(", in library code (" + g.library + ")");
+        if (g.calledFrom.known()) {
+            w.text(" that your code calls at ");
+            w.sourceLink(g.calledFrom.file, g.calledFrom.line);
+            if (!g.calledFrom.function.empty())
+                w.text(" in " + g.calledFrom.function);
+        }
+    }
     const std::string reason(withoutReasonLead(trimmed(g.reason)));
     const size_t nl = reason.find('\n');
     w.text(": ");

@@ -69,6 +69,7 @@ SCENARIOS = {
     "fullgraph_error": spec("fullgraph_error.py"),
     "graph_break_in_loop": spec("graph_break_in_loop.py"),
     "graph_break_in_callee": spec("graph_break_in_callee.py"),
+    "graph_break_in_library": spec("graph_break_in_library.py"),
     "graph_break_logger": spec("graph_break_logger.py"),
     "dynamic_automatic": spec("dynamic_automatic.py", variants=DYNAMO_DEBUG),
     "dynamic_false": spec("dynamic_false.py", variants={

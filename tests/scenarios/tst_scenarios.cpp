@@ -265,6 +265,18 @@ private Q_SLOTS:
             QCOMPARE(gb.userFrames.back().line, where[u"line"_qs].toInteger());
             QCOMPARE(std::string(gb.userFrames.back().loc), str(where[u"code"_qs]));
             QVERIFY2(contains(gb.reason, b[u"reason"_qs]), gb.reason.c_str());
+            // A break in library code is named as such, with the user's line that called in.
+            const BreakWhy why = explainCompile(t, c.index).graphBreaks.front();
+            QCOMPARE(QString::fromStdString(why.library), b[u"library"_qs].toString());
+            if (b.contains(u"called_at"_qs)) {
+                const QJsonObject call = s.line(b[u"called_at"_qs].toString());
+                QCOMPARE(QString::fromStdString(why.calledFrom.file), call[u"file"_qs].toString());
+                QCOMPARE(why.calledFrom.line, call[u"line"_qs].toInteger());
+                QCOMPARE(
+                    QString::fromStdString(why.calledFrom.function), fn[u"name"_qs].toString());
+            } else {
+                QVERIFY(!why.calledFrom.known());
+            }
             // Structured text (2.6+): a title, an explanation, a GB code, a link.
             QVERIFY(!gb.details.empty());
             const GraphBreakDetail& d = gb.details.front();
@@ -295,7 +307,10 @@ private Q_SLOTS:
                 QCOMPARE(c.restartReasons.size(), size_t(1));
                 QCOMPARE(trimmed(c.restartReasons.front()), trimmed(gb.reason));
                 QVERIFY(!gb.operation.empty());
-                QCOMPARE(c.status, CompileStatus::GraphBreak);
+                // Empty when the graph before the break holds no operation ("empty_graph").
+                QCOMPARE(c.status,
+                    b[u"empty_graph"_qs].toBool() ? CompileStatus::Empty
+                                                  : CompileStatus::GraphBreak);
             } else if (mode == u"partial"_qs) {
                 // Compiled in the same attempt; only the artifact shows the break.
                 QCOMPARE(c.attempts.size(), size_t(1));
