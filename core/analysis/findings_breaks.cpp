@@ -119,7 +119,7 @@ void breakFinding(Context& cx, const BreakGroup& g)
         : std::string();
     const std::string atLine = !b.library.empty()
         ? " in " + b.library + "'s code" + (at.empty() ? "" : " (" + at + ")")
-            + (calledAt.empty() ? "" : ", called at " + calledAt + ",")
+            + (calledAt.empty() ? "" : ", called at " + calledAt)
         : at.empty() ? ""
                      : " at " + at;
     // The print or logging call of an I/O break: its title and its fix name it.
@@ -131,12 +131,14 @@ void breakFinding(Context& cx, const BreakGroup& g)
         cx.setTitle(f,
             (io.callee.empty() ? std::string("`print` or logging") : "`" + io.callee + "`") + " in "
                 + frame,
-            atLine + " breaks the graph");
+            atLine + (b.library.empty() ? "" : ",") + " breaks the graph");
     } else if (g.kind == BreakKind::Item)
         cx.setTitle(f, "`.item()` in " + frame,
-            atLine + " breaks the graph (a tensor's value read in Python)");
+            atLine + (b.library.empty() ? "" : ",")
+                + " breaks the graph (a tensor's value read in Python)");
     else if (g.kind == BreakKind::Branch)
-        cx.setTitle(f, "Branching on a tensor's value in " + frame, atLine + " breaks the graph");
+        cx.setTitle(f, "Branching on a tensor's value in " + frame,
+            atLine + (b.library.empty() ? "" : ",") + " breaks the graph");
     else
         cx.setTitle(f, "Graph break in " + frame, atLine + ": " + type);
     if (g.count > 1)

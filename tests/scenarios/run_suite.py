@@ -333,6 +333,9 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated scenario names")
     ap.add_argument("--zstd", action="store_true", help="compress the traces with zstd -19")
     ap.add_argument("--list", action="store_true", help="print the scenario names and exit")
+    ap.add_argument("--device", default="cpu",
+                    help="device the programs run on (DYNASCOPE_SCENARIO_DEVICE; default cpu): "
+                    "a cuda recording goes to recorded/torch-VERSION-cuda")
     ap.add_argument("--neutral-paths", action="store_true",
                     help=f"run the programs from a copy in {NEUTRAL_PROGRAMS} (neutral_programs)")
     args = ap.parse_args()
@@ -346,6 +349,8 @@ def main():
     if unknown:
         ap.error(f"unknown scenarios: {', '.join(unknown)} (see --list)")
     args.out = os.path.abspath(args.out)
+    if args.device != "cpu":
+        os.environ["DYNASCOPE_SCENARIO_DEVICE"] = args.device
     if os.sep in args.python:
         args.python = os.path.abspath(args.python)  # programs run in their own folders
     os.makedirs(os.path.join(args.out, "_output"), exist_ok=True)
@@ -383,6 +388,8 @@ def record_all(args, names, version, py):
         "compressed": args.zstd,
         "torch_logs": TORCH_LOGS_DEFAULT,
     })
+    if args.device != "cpu":
+        manifest["device"] = args.device
     manifest.setdefault("scenarios", {}).update(results)
     manifest["scenarios"] = dict(sorted(manifest["scenarios"].items()))
     with open(manifest_path, "w") as f:

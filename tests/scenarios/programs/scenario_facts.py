@@ -68,6 +68,15 @@ class Facts:
             "failures": [],  # expected failures, see failure()
             "expect": {},  # scenario-level claims, see expect()
         }
+        # DYNASCOPE_SCENARIO_DEVICE=cuda runs the same story on a GPU: the default device
+        # for every tensor and module the program makes. The CPU (the default) adds nothing, so
+        # a CPU recording's facts and trace are as they always were.
+        device = os.environ.get("DYNASCOPE_SCENARIO_DEVICE", "cpu")
+        if device != "cpu":
+            import torch
+
+            torch.set_default_device(device)
+            self.data["device"] = device
 
     def function(self, label, fn):
         """A function (or module) the program compiles, under a label the other facts use."""
