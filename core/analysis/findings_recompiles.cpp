@@ -179,7 +179,35 @@ std::vector<std::string> readableValues(const Group& g)
     return out;
 }
 
-void groupFinding(Context& cx, const Group& g)
+// The compiles whose frame Dynamo skipped after a graph break (a break in a loop): their code
+// then runs in eager, and every function it calls is a frame Dynamo compiles on its own.
+std::vector<uint32_t> skippedFrames(const Trace& t)
+{
+    std::vector<uint32_t> out;
+    for (const Compile& c : t.compiles)
+        if (std::any_of(c.graphBreaks.begin(), c.graphBreaks.end(),
+                [](const GraphBreak& b) { return b.skipsFrame; }))
+            out.push_back(c.index);
+    return out;
+}
+
+// The skipped compile whose code calls this one, from the recompile's call stack (its frames
+// below the compiled function): kNone when no caller was skipped.
+uint32_t skippedCaller(const Trace& t, const Compile& c, const std::vector<uint32_t>& skipped)
+{
+    for (size_t i = c.stack.size() > 0 ? c.stack.size() - 1 : 0; i-- > 0;) {
+        const StackFrame& s = c.stack[i];
+        for (uint32_t k : skipped) {
+            const Compile& caller = t.compiles[k];
+            if (k != c.index && caller.frame != c.frame && s.name == caller.coName
+                && s.file == caller.coFilename && s.line >= caller.coFirstLineno)
+                return k;
+        }
+    }
+    return kNone;
+}
+
+void groupFinding(Context& cx, const Group& g, const std::vector<uint32_t>& skipped)
 {
     const Trace& t = cx.trace;
     const bool shape = isShapeChange(g.mismatch) || g.mismatch == Mismatch::Shape;
@@ -268,6 +296,31 @@ void groupFinding(Context& cx, const Group& g)
                  "can state what holds, or remove the branch.";
     } else {
         hintFor(g, f);
+    }
+    // The cause upstream: the frame compiles on its own only because Dynamo skipped its caller,
+    // whose calls (the first with the input, the next with activations) differ in the guard.
+    const uint32_t caller = skippedCaller(t, t.compiles[g.recompiles.front()], skipped);
+    if (caller == kNone)
+        return;
+    const Compile& sc = t.compiles[caller];
+    const GraphBreak* gb = nullptr;
+    for (const GraphBreak& b : sc.graphBreaks)
+        if (b.skipsFrame && !gb)
+            gb = &b;
+    const std::string breakAt = gb && !gb->file.empty()
+        ? " at " + std::string(baseName(gb->file)) + ":" + std::to_string(gb->line)
+        : std::string();
+    f.evidence.emplace_back("caused by",
+        "Dynamo skipped the caller " + cx.codeTitle(sc.frame) + " ("
+            + findingCompileLabel(t, caller) + ") after a graph break" + breakAt
+            + ", so this frame compiles on its own for each kind of call it gets");
+    f.why += " It compiles apart at all because Dynamo skipped its caller " + cx.codeTitle(sc.frame)
+        + ": that code runs in eager and calls it with different inputs.";
+    f.hint = "Fix the graph break" + breakAt + " in the caller first: once the caller compiles, "
+        + "this code is traced into its graph and this recompile goes away. Otherwise: " + f.hint;
+    if (gb && !gb->file.empty()) {
+        f.userFile = gb->file;
+        f.userLine = gb->line;
     }
 }
 
@@ -367,8 +420,9 @@ void recompileRules(Context& cx)
             }
         }
     }
+    const std::vector<uint32_t> skipped = skippedFrames(t);
     for (const Group& g : groups)
-        groupFinding(cx, g);
+        groupFinding(cx, g, skipped);
     limitFindings(cx);
 }
 

@@ -68,6 +68,7 @@ SCENARIOS = {
     "graph_break_explicit": spec("graph_break_explicit.py"),
     "fullgraph_error": spec("fullgraph_error.py"),
     "graph_break_in_loop": spec("graph_break_in_loop.py"),
+    "graph_break_in_loop_blocks": spec("graph_break_in_loop_blocks.py"),
     "graph_break_in_callee": spec("graph_break_in_callee.py"),
     "graph_break_in_library": spec("graph_break_in_library.py"),
     "graph_break_logger": spec("graph_break_logger.py"),

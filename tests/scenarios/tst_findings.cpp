@@ -77,8 +77,25 @@ private Q_SLOTS:
             expected.insert(rule);
             const Finding* f = byRule(fs, rule);
             QVERIFY2(f, all.c_str());
-            const std::string fn = "`" + str(r[u"function"_qs]) + "`";
+            const QJsonObject function = s.function(r[u"function"_qs].toString());
+            const std::string fn = "`" + str(function[u"name"_qs]) + "`";
             QVERIFY2(f->title.find(fn) != std::string::npos, f->title.c_str());
+            // A frame compiled apart because Dynamo skipped its caller: the finding names the
+            // caller and points at the break in it, where the fix goes.
+            if (r.contains(u"caused_by_skipped"_qs)) {
+                const auto cause = std::find_if(f->evidence.begin(), f->evidence.end(),
+                    [](const auto& e) { return e.first == "caused by"; });
+                QVERIFY2(cause != f->evidence.end(), all.c_str());
+                const QJsonObject caller = s.function(r[u"caused_by_skipped"_qs].toString());
+                const std::string callerAt = "`" + str(caller[u"name"_qs]) + "` ("
+                    + str(caller[u"file"_qs]) + ":"
+                    + std::to_string(caller[u"firstlineno"_qs].toInteger()) + ")";
+                QVERIFY2(cause->second.find(callerAt) != std::string::npos, cause->second.c_str());
+                const QJsonObject brk = s.line(
+                    s.facts[u"graph_breaks"_qs].toArray()[0].toObject()[u"line"_qs].toString());
+                QCOMPARE(f->userLine, brk[u"line"_qs].toInteger());
+                QVERIFY2(f->hint.starts_with("Fix the graph break"), f->hint.c_str());
+            }
             if (rule == "recompile-shape") // the sizes the program called with, in order
                 for (const auto& value : r[u"values"_qs].toArray())
                     QVERIFY2(f->title.find(str(value)) != std::string::npos, f->title.c_str());
