@@ -13,7 +13,7 @@ constexpr std::string_view kLayer = "which compiler layer fails";
 constexpr std::string_view kFirstCall = "first call against steady state";
 constexpr std::string_view kRanks = "ranks in step";
 
-constexpr std::array<RuleInfo, 25> kRules { {
+constexpr std::array<RuleInfo, 26> kRules { {
     { Rule::RecompileShape, "recompile-shape", S::Warning, kGuards, false, "" },
     { Rule::RecompileGuard, "recompile-guard", S::Warning, kGuards, false, "" },
     { Rule::RecompileLimit, "recompile-limit", S::Warning, kRecompiles, false, "" },
@@ -39,6 +39,7 @@ constexpr std::array<RuleInfo, 25> kRules { {
     { Rule::Straggler, "straggler", S::Warning, kRanks, true, "straggler" },
     { Rule::KernelCompileTime, "kernel-compile-time", S::Note, kFirstCall, false, "" },
     { Rule::AutotuneMiss, "autotune-miss", S::Note, kFirstCall, false, "" },
+    { Rule::GraphBreakLostFusion, "graph-break-lost-fusion", S::Note, kBreaks, false, "" },
 } };
 
 constexpr bool inEnumOrder()
@@ -49,7 +50,8 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kRules lists the rules in the order of enum class Rule");
-static_assert(static_cast<size_t>(Rule::AutotuneMiss) + 1 == kRules.size(), "one entry per rule");
+static_assert(
+    static_cast<size_t>(Rule::GraphBreakLostFusion) + 1 == kRules.size(), "one entry per rule");
 } // namespace
 
 const char* toString(FindingSeverity s)

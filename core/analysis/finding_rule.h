@@ -42,6 +42,7 @@ enum class Rule : uint8_t {
     Straggler,
     KernelCompileTime,
     AutotuneMiss,
+    GraphBreakLostFusion,
 };
 
 struct RuleInfo {

@@ -1,7 +1,9 @@
 // Findings from the kernels Inductor generated (core/analysis/kernels.h): kernel-compile-time
 // (compiling Triton kernels was most of a frame's compiles) and autotune-miss (kernels
-// benchmarked over several configs because the autotune cache had no answer). One finding per
-// frame, as the other rules group theirs.
+// benchmarked over several configs because the autotune cache had no answer), one finding per
+// frame, as the other rules group theirs; graph-break-lost-fusion (a graph break left a graph
+// of one kernel on each side: what one fused kernel could do runs as several, with Python in
+// between), one finding per break site.
 #include "core/analysis/findings_rules.h"
 
 #include "core/analysis/kernels.h"
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace dynascope::findings {
 
@@ -35,22 +38,185 @@ std::string plural(uint64_t n, const char* one, const char* many)
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// What a compile's kernels are, kept from the one read of its output code.
+struct CompileKernelSummary {
+    bool read = false;
+    KernelCounts counts;
+    std::vector<std::pair<std::string, KernelKind>> generated; // name, kind (output code order)
+};
+
+// A graph on one side of a break that is small enough that the break cost a fusion: one
+// generated kernel or none, and no extern kernel (an mm between them would not fuse anyway).
+bool oneKernelAtMost(const CompileKernelSummary& k)
+{
+    return k.read && k.counts.generated <= 1 && k.counts.externCalls == 0;
+}
+
+struct BreakSite {
+    uint32_t frame = kNone;
+    const GraphBreak* first = nullptr;
+    std::set<uint32_t> before, after; // the compiles that broke here; their resume compiles
+    uint64_t breaks = 0;
+};
+
+bool isItemBreak(const GraphBreak& gb)
+{
+    const auto has = [](std::string_view s, std::string_view what) {
+        return s.find(what) != std::string_view::npos;
+    };
+    const std::string_view title = gb.details.empty() ? std::string_view() : gb.details[0].title;
+    return has(gb.reason, "Tensor.item()") || has(gb.reason, "capture_scalar_outputs")
+        || has(title, "Tensor.item()") || has(title, "capture_scalar_outputs");
+}
+
+// "[0/0]: triton_red_fused_sin_sum_0 (reduction)": the compiles and their distinct kernels.
+std::string sideText(const Context& cx, const std::set<uint32_t>& compiles,
+    const std::vector<CompileKernelSummary>& kernels)
+{
+    std::vector<std::string> names;
+    for (uint32_t c : compiles)
+        for (const auto& [name, kind] : kernels[c].generated) {
+            std::string n = name + " (" + toString(kind) + ")";
+            if (std::find(names.begin(), names.end(), n) == names.end())
+                names.push_back(std::move(n));
+        }
+    std::string out = cx.compileList({ compiles.begin(), compiles.end() }) + ": ";
+    if (names.empty())
+        return out + "no kernel";
+    for (size_t i = 0; i < names.size(); ++i)
+        out += (i ? ", " : "") + names[i];
+    return out;
+}
+
+// "1 reduction kernel" / "1 pointwise kernel": the kind of the first kernel of a side.
+std::string sideKind(
+    const std::set<uint32_t>& compiles, const std::vector<CompileKernelSummary>& kernels)
+{
+    for (uint32_t c : compiles)
+        if (!kernels[c].generated.empty())
+            return std::string("1 ") + toString(kernels[c].generated.front().second) + " kernel";
+    return "no kernel";
+}
+
+void lostFusionRule(Context& cx, const std::vector<CompileKernelSummary>& kernels)
+{
+    const Trace& t = cx.trace;
+    std::map<uint32_t, std::vector<uint32_t>> compilesOfFrame;
+    for (const Compile& c : t.compiles)
+        if (c.frame != kNone && c.startRecord != kNone)
+            compilesOfFrame[c.frame].push_back(c.index);
+    // Break sites in trace order: (frame, file, line).
+    std::map<std::tuple<uint32_t, std::string, int64_t>, BreakSite> sites;
+    std::vector<std::tuple<uint32_t, std::string, int64_t>> order;
+    for (const Compile& c : t.compiles) {
+        if (c.frame == kNone || !oneKernelAtMost(kernels[c.index]))
+            continue;
+        for (const GraphBreak& gb : c.graphBreaks) {
+            if (gb.skipsFrame || gb.cannotResume || gb.resumeFrame == kNone)
+                continue;
+            const auto resumes = compilesOfFrame.find(gb.resumeFrame);
+            if (resumes == compilesOfFrame.end())
+                continue;
+            // Every compile of the resume frame is a graph of one kernel at most, and the two
+            // sides ran two kernels: the break split what could have been one.
+            bool small = true, afterKernel = false;
+            for (uint32_t r : resumes->second) {
+                small = small && oneKernelAtMost(kernels[r]);
+                afterKernel = afterKernel || kernels[r].counts.generated == 1;
+            }
+            if (!small || !afterKernel || kernels[c.index].counts.generated != 1)
+                continue;
+            auto key = std::make_tuple(c.frame, gb.file, gb.line);
+            auto [it, added] = sites.try_emplace(key);
+            if (added) {
+                order.push_back(key);
+                it->second.frame = c.frame;
+                it->second.first = &gb;
+            }
+            it->second.before.insert(c.index);
+            it->second.after.insert(resumes->second.begin(), resumes->second.end());
+            ++it->second.breaks;
+        }
+    }
+    for (const auto& key : order) {
+        const BreakSite& site = sites.at(key);
+        const GraphBreak& gb = *site.first;
+        const GraphBreakDetail* detail = gb.details.empty() ? nullptr : &gb.details[0];
+        const std::string at = gb.file.empty()
+            ? std::string("its graph break")
+            : std::string(baseName(gb.file)) + ":" + std::to_string(gb.line);
+        const std::string type
+            = std::string(firstLine(detail && !detail->title.empty() ? detail->title : gb.reason));
+        Finding& f = cx.add(Rule::GraphBreakLostFusion, FindingSeverity::Note, site.frame);
+        cx.setTitle(f, cx.codeTitle(site.frame),
+            " runs as graphs of one kernel each, split by the graph break at " + at + ": "
+                + sideKind(site.before, kernels) + " before it, " + sideKind(site.after, kernels)
+                + " after it, launched apart with Python in between");
+        std::set<uint32_t> all = site.before;
+        all.insert(site.after.begin(), site.after.end());
+        f.compiles.assign(all.begin(), all.end());
+        f.count = site.breaks;
+        f.evidence.emplace_back("graph break", at + ": " + type);
+        f.evidence.emplace_back("before the break", sideText(cx, site.before, kernels));
+        f.evidence.emplace_back("after the break", sideText(cx, site.after, kernels));
+        f.evidence.emplace_back("resume frame", cx.codeLabel(gb.resumeFrame));
+        f.why = "Inductor fuses the operations of one graph into as few kernels as it can; a "
+                "graph break ends the graph, so each side here became a graph of its own with "
+                "a single kernel, each launched on its own, its intermediate result written to "
+                "memory and read back, and the break's Python and the resume frame's guards run "
+                "between them. In one graph the work could be one fused kernel.";
+        if (isItemBreak(gb)) {
+            f.hint = "Keep the .item() in the graph so one graph holds both sides: set "
+                     "torch._dynamo.config.capture_scalar_outputs = True (Dynamo then traces the "
+                     "value as a symbol). A Python if on that value still breaks: keep it a "
+                     "tensor and choose with torch.where(x.sum() > 0, a, b) instead.";
+            f.code = "torch._dynamo.config.capture_scalar_outputs = True";
+        } else {
+            // PyTorch's first hint that says what to do ("This graph break is fundamental"
+            // says only that the code must change).
+            std::string pytorchHint;
+            if (detail)
+                for (const std::string& h : detail->hints)
+                    if (h.find("fundamental") == std::string::npos) {
+                        pytorchHint = h;
+                        break;
+                    }
+            f.hint = "Remove the graph break at " + at
+                + " so both sides compile as one graph that Inductor can fuse."
+                + (pytorchHint.empty() ? "" : " PyTorch's hint: " + pytorchHint);
+        }
+        if (detail) {
+            f.gbCode = detail->gbCode;
+            f.explanation = detail->explanation;
+            f.pytorchHints = detail->hints;
+        }
+        f.userFile = gb.file;
+        f.userLine = gb.line;
+    }
+}
+
 } // namespace
 
 void kernelRules(Context& cx)
 {
     const Trace& t = cx.trace;
     std::map<uint32_t, FrameKernels> byFrame;
+    std::vector<CompileKernelSummary> summaries(t.compiles.size());
     for (const Compile& c : t.compiles) {
         if (cx.stop.stop_requested())
             return;
         if (c.startRecord == kNone || c.frame == kNone)
             continue;
         const CompileKernels ks = compileKernels(t, c);
+        CompileKernelSummary& summary = summaries[c.index];
+        summary.read = true;
+        summary.counts.add(ks.kernels);
+        for (const Kernel& k : ks.kernels)
+            if (k.kind != KernelKind::Extern)
+                summary.generated.emplace_back(k.name, k.kind);
         if (ks.kernels.empty())
             continue;
-        KernelCounts n;
-        n.add(ks.kernels);
+        const KernelCounts& n = summary.counts;
         FrameKernels& fk = byFrame[c.frame];
         if (n.compileTimeUs >= kMinKernelUs && c.durationUs() > 0
             && static_cast<double>(n.compileTimeUs) >= kKernelShare * c.durationUs()) {
@@ -153,6 +319,7 @@ void kernelRules(Context& cx)
                      "configs.";
         }
     }
+    lostFusionRule(cx, summaries);
 }
 
 } // namespace dynascope::findings

@@ -316,6 +316,74 @@ private Q_SLOTS:
         QVERIFY(findingsOf(cpu, "autotune-miss").empty());
     }
 
+    // graph-break-lost-fusion: graph_break_item's `fn` computes sin and the sum in one
+    // reduction kernel, breaks on .item() at scenario.py:9, and its resume frame's three
+    // compiles ([1/0]..[1/2]) run one pointwise kernel each (cos, and mul+cos): one finding for
+    // the break site, naming it, its type, both sides' kernels and the capture_scalar_outputs
+    // fix. clean_mlp and training_backward have no break: none. The committed 2.13 CPU
+    // graph_break_item compiled no Inductor code (kernels 0), so no graph is known to be
+    // small: none either.
+    void lostFusion()
+    {
+        auto findingsOf = [](const QString& dir) {
+            std::vector<Finding> out;
+            auto t = loadScenario(dir);
+            if (t)
+                for (Finding& f : findFindings(*t))
+                    if (f.rule == Rule::GraphBreakLostFusion)
+                        out.push_back(std::move(f));
+            return std::make_pair(t, out);
+        };
+        const QString cpu = QStringLiteral(DYNASCOPE_SOURCE_DIR)
+            + u"/tests/scenarios/recorded/torch-2.13.0/graph_break_item"_qs;
+        const auto [cpuTrace, cpuFindings] = findingsOf(cpu);
+        QVERIFY(cpuTrace && cpuTrace->compiles.size() == 2);
+        QVERIFY(cpuFindings.empty());
+        if (!QFileInfo::exists(cudaDir()))
+            QSKIP("../shared/traces/torch-2.11-h200/cuda-scenarios is absent");
+        const auto [t, found] = findingsOf(cudaDir() + u"/graph_break_item"_qs);
+        QVERIFY(t);
+        QCOMPARE(found.size(), size_t(1));
+        const Finding& f = found[0];
+        QCOMPARE(toString(f.rule), std::string_view("graph-break-lost-fusion"));
+        QCOMPARE(f.severity, FindingSeverity::Note);
+        QVERIFY2(f.title.starts_with("`fn` (scenario.py:6) runs as graphs of one kernel each, "
+                                     "split by the graph break at scenario.py:9: 1 reduction "
+                                     "kernel before it, 1 pointwise kernel after it"),
+            f.title.c_str());
+        QVERIFY(f.userFile.ends_with("scenario.py"));
+        QCOMPARE(f.userLine, int64_t(9));
+        QCOMPARE(f.count, uint64_t(1));
+        std::vector<std::string> ids;
+        for (uint32_t c : f.compiles)
+            ids.push_back(t->compiles[c].id.display());
+        QCOMPARE(ids, (std::vector<std::string> { "[0/0]", "[1/0]", "[1/1]", "[1/2]" }));
+        auto evidence = [&](const std::string& label) {
+            for (const auto& [l, v] : f.evidence)
+                if (l == label)
+                    return v;
+            return std::string();
+        };
+        QCOMPARE(evidence("graph break"),
+            std::string("scenario.py:9: Unsupported Tensor.item() call with "
+                        "capture_scalar_outputs=False"));
+        QCOMPARE(evidence("before the break"),
+            std::string("[0/0]: triton_red_fused_sin_sum_0 (reduction)"));
+        const std::string after = evidence("after the break");
+        QVERIFY2(after.starts_with("[1/0], [1/1] and [1/2]: ")
+                && after.find("triton_poi_fused_cos_0 (pointwise)") != std::string::npos
+                && after.find("triton_poi_fused_cos_mul_0 (pointwise)") != std::string::npos,
+            after.c_str());
+        QCOMPARE(f.code, std::string("torch._dynamo.config.capture_scalar_outputs = True"));
+        QVERIFY2(f.hint.find("torch.where") != std::string::npos, f.hint.c_str());
+        QVERIFY(!f.gbCode.empty() && !f.pytorchHints.empty());
+        for (const char* clean : { "clean_mlp", "training_backward" }) {
+            const auto [ct, none] = findingsOf(cudaDir() + u"/"_qs + QLatin1String(clean));
+            QVERIFY2(ct && !ct->compiles.empty(), clean);
+            QVERIFY2(none.empty(), clean);
+        }
+    }
+
     // Bad triton_kernel_info payloads: not JSON, not an object, an entry that is not an object.
     // Each gives a BadPayload diagnostic naming the file and the record's line; what parsed is
     // kept (the good entry of the third).
