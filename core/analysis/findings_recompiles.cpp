@@ -311,8 +311,8 @@ void groupFinding(Context& cx, const Group& g, const std::vector<uint32_t>& skip
         ? " at " + std::string(baseName(gb->file)) + ":" + std::to_string(gb->line)
         : std::string();
     f.evidence.emplace_back("caused by",
-        "Dynamo skipped the caller " + cx.codeTitle(sc.frame) + " ("
-            + findingCompileLabel(t, caller) + ") after a graph break" + breakAt
+        "Dynamo skipped the caller " + findingCompileLabel(t, caller) + " " + cx.codeTitle(sc.frame)
+            + " after a graph break" + breakAt
             + ", so this frame compiles on its own for each kind of call it gets");
     f.why += " It compiles apart at all because Dynamo skipped its caller " + cx.codeTitle(sc.frame)
         + ": that code runs in eager and calls it with different inputs.";
