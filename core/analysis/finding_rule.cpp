@@ -13,7 +13,7 @@ constexpr std::string_view kLayer = "which compiler layer fails";
 constexpr std::string_view kFirstCall = "first call against steady state";
 constexpr std::string_view kRanks = "ranks in step";
 
-constexpr std::array<RuleInfo, 26> kRules { {
+constexpr std::array<RuleInfo, 27> kRules { {
     { Rule::RecompileShape, "recompile-shape", S::Warning, kGuards, false, "" },
     { Rule::RecompileGuard, "recompile-guard", S::Warning, kGuards, false, "" },
     { Rule::RecompileLimit, "recompile-limit", S::Warning, kRecompiles, false, "" },
@@ -40,6 +40,8 @@ constexpr std::array<RuleInfo, 26> kRules { {
     { Rule::KernelCompileTime, "kernel-compile-time", S::Note, kFirstCall, false, "" },
     { Rule::AutotuneMiss, "autotune-miss", S::Note, kFirstCall, false, "" },
     { Rule::GraphBreakLostFusion, "graph-break-lost-fusion", S::Note, kBreaks, false, "" },
+    { Rule::CudagraphsSkipped, "cudagraphs-skipped", S::Warning, "which compiler layer fails",
+        false, "" },
 } };
 
 constexpr bool inEnumOrder()
@@ -51,7 +53,7 @@ constexpr bool inEnumOrder()
 }
 static_assert(inEnumOrder(), "kRules lists the rules in the order of enum class Rule");
 static_assert(
-    static_cast<size_t>(Rule::GraphBreakLostFusion) + 1 == kRules.size(), "one entry per rule");
+    static_cast<size_t>(Rule::CudagraphsSkipped) + 1 == kRules.size(), "one entry per rule");
 } // namespace
 
 const char* toString(FindingSeverity s)

@@ -43,6 +43,7 @@ enum class Rule : uint8_t {
     KernelCompileTime,
     AutotuneMiss,
     GraphBreakLostFusion,
+    CudagraphsSkipped,
 };
 
 struct RuleInfo {

@@ -226,6 +226,7 @@ std::vector<Finding> findFindings(const Trace& trace, std::stop_token stop)
     findings::breakRules(cx);
     findings::costRules(cx);
     findings::kernelRules(cx);
+    findings::cudagraphRules(cx);
     findings::probeRules(cx);
     findings::rankRules(cx);
     mergeAcrossRanks(cx.out, cx.rankAt);

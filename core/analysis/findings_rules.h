@@ -58,6 +58,7 @@ void breakRules(Context& cx); // graph-break, graph-break-io, data-dependent,
 void costRules(Context& cx); // cold-start, cache-miss, empty-graph, small-graphs, guard-cost
 void kernelRules(Context& cx); // kernel-compile-time, autotune-miss, graph-break-lost-fusion
                                // (findings_kernels.cpp)
+void cudagraphRules(Context& cx); // cudagraphs-skipped (findings_cudagraphs.cpp)
 void probeRules(Context& cx); // wrong-result, compile-payoff (the probe's artifact)
 void rankRules(Context& cx); // rank-only-compiles, rank-recompiles, rank-graph-breaks,
                              // rank-failures, rank-cache, straggler (two ranks or more)

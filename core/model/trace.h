@@ -278,6 +278,11 @@ struct Compile {
     std::vector<std::string> restartReasons;
     // compilation_metrics.dynamo_time_before_restart_s: what the attempts that restarted cost.
     std::optional<double> beforeRestartS;
+    // Why Inductor did not use CUDA graphs for this compile under mode="reduce-overhead":
+    // compilation_metrics.cudagraph_skip_reason ("skipping cudagraphs due to mutated inputs
+    // ..."), and bwd_compilation_metrics' for its backward. The last compile-time reason only:
+    // PyTorch keeps no more, and logs run-time skips as text.
+    std::string cudagraphSkipReason, cudagraphSkipReasonBackward;
     std::string recompileReasonMetric; // compilation_metrics.recompile_reason (2025+)
     BufferText metricsJson; // the compilation_metrics object as logged (for the inspector)
 

@@ -380,6 +380,66 @@ private Q_SLOTS:
         QVERIFY2(guards->title.find("1500 guards") != std::string::npos, guards->title.c_str());
     }
 
+    // CUDA graphs skipped under mode="reduce-overhead": no recording here has a GPU, so the
+    // records are written by hand in the form PyTorch 2.11-2.14 give them
+    // (log_cudagraph_skip_and_bump_counter sets compilation_metrics.cudagraph_skip_reason; the
+    // lazy backward's goes to bwd_compilation_metrics). Two compiles of one frame with one reason
+    // make one finding; the backward's reason another, said to be the backward's.
+    void cudagraphsSkipped()
+    {
+        auto rec = [](int compile, const std::string& body) {
+            return "V1202 10:00:0" + std::to_string(compile)
+                + ".000000 7 torch/_dynamo/convert_frame.py:1] {" + body
+                + ", \"frame_id\": 0, \"frame_compile_id\": " + std::to_string(compile)
+                + ", \"attempt\": 0}\n";
+        };
+        const std::string start = "\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": "
+                                  "\"f\", \"filename\": 0}]}";
+        const std::string mutated = "skipping cudagraphs due to mutated inputs (1 instances). "
+                                    "Found from : \\n   File \\\"t.py\\\", line 4, in f\\n    "
+                                    "x.add_(1)\\n";
+        auto metrics = [&](const std::string& skip) {
+            return "\"compilation_metrics\": {\"co_name\": \"f\", \"co_filename\": \"t.py\", "
+                   "\"co_firstlineno\": 3, \"graph_op_count\": 4, \"cudagraph_skip_reason\": \""
+                + skip + "\"}";
+        };
+        const std::string text = "V1202 10:00:00.000000 7 torch/_dynamo/convert_frame.py:1] "
+                                 "{\"str\": [\"t.py\", 0]}\n"
+            + rec(0, start) + rec(0, metrics(mutated)) + rec(1, start) + rec(1, metrics(mutated))
+            + rec(1,
+                "\"bwd_compilation_metrics\": {\"cudagraph_skip_reason\": \"skipping "
+                "cudagraphs due to cpu device (arg3_1)\"}");
+        std::string error;
+        auto t = buildFile({ "hand.log", InputBuffer::fromBytes(text, ~0ull, error), {}, {} });
+        QVERIFY(t);
+        QCOMPARE(t->compiles.size(), size_t(2));
+        QVERIFY(t->diagnostics.empty());
+        QCOMPARE(t->compiles[1].cudagraphSkipReasonBackward,
+            std::string("skipping cudagraphs due to cpu device (arg3_1)"));
+        const auto fs = findFindings(*t);
+        std::vector<const Finding*> skipped;
+        for (const Finding& f : fs)
+            if (f.rule == Rule::CudagraphsSkipped)
+                skipped.push_back(&f);
+        QCOMPARE(skipped.size(), size_t(2));
+        const Finding* mut
+            = skipped[0]->title.find("mutated") != std::string::npos ? skipped[0] : skipped[1];
+        const Finding* cpu = mut == skipped[0] ? skipped[1] : skipped[0];
+        QCOMPARE(mut->title,
+            std::string("CUDA graphs skipped for `f` (t.py:3): mutated inputs (1 instances) "
+                        "(2 compiles)"));
+        QCOMPARE(mut->compiles, (std::vector<uint32_t> { 0, 1 }));
+        QCOMPARE(mut->severity, FindingSeverity::Warning);
+        QVERIFY2(mut->hint.find("in place") != std::string::npos, mut->hint.c_str());
+        const auto from = std::find_if(mut->evidence.begin(), mut->evidence.end(),
+            [](const auto& e) { return e.first == "found from"; });
+        QVERIFY(from != mut->evidence.end());
+        QCOMPARE(from->second, std::string("File \"t.py\", line 4, in f"));
+        QVERIFY2(cpu->title.find("(its backward): cpu device (arg3_1)") != std::string::npos,
+            cpu->title.c_str());
+        QVERIFY2(cpu->hint.find("GPU") != std::string::npos, cpu->hint.c_str());
+    }
+
     // A frame compiled three times with 1,500 guards each (and once with 20): one guard-cost
     // finding naming its three compiles, not three with the same numbers.
     void guardCostOncePerFrame()

@@ -293,6 +293,12 @@ void Builder::process(uint32_t idx)
                 diag(Severity::Warning, DiagnosticCode::Other, rec.line,
                     "compilation_metrics with a failure but no dynamo_start before it");
         }
+    } else if (kind == "bwd_compilation_metrics") {
+        // The backward's own compile (lazy, at its first call): only its CUDA graph skip is
+        // read; the forward's compilation_metrics holds the rest.
+        if (c != kNone && parseMeta() && meta.is_object())
+            if (auto s = json::str(meta, "cudagraph_skip_reason"); s && !s->empty())
+                m_trace->compiles[c].cudagraphSkipReasonBackward = std::string(*s);
     } else if (kind == "artifact") {
         if (c != kNone)
             handleArtifact(idx, c, artifactName);

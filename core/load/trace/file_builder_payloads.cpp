@@ -73,6 +73,8 @@ void Builder::handleMetrics(uint32_t idx, uint32_t c, simdjson::dom::element m)
         for (auto e : rr)
             comp.restartReasons.push_back(json::text(e));
     comp.beforeRestartS = json::number(m, "dynamo_time_before_restart_s");
+    if (auto s = json::str(m, "cudagraph_skip_reason"))
+        comp.cudagraphSkipReason = std::string(*s);
     if (auto s = json::str(m, "recompile_reason"))
         comp.recompileReasonMetric = std::string(*s);
     simdjson::dom::element ft;
