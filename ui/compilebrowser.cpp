@@ -33,6 +33,7 @@ CompileBrowser::CompileBrowser(CompileSelection* selection, QWidget* parent)
         tr("Filter compiles: id, status (recompile, failure…), function, file, reason"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setObjectName(QStringLiteral("compileFilter"));
+    m_filter->setAccessibleName(tr("Filter compiles"));
     connect(m_filter, &QLineEdit::textChanged, this, &CompileBrowser::applyFilter);
 
     m_filterStatus->setObjectName(QStringLiteral("filterStatus"));
@@ -48,6 +49,9 @@ CompileBrowser::CompileBrowser(CompileSelection* selection, QWidget* parent)
     m_filterBar->hide();
 
     m_view->setObjectName(QStringLiteral("compileTree"));
+    m_view->setAccessibleName(tr("Compiles"));
+    m_view->setAccessibleDescription(
+        tr("Every compile by rank and frame, with its status, duration and reason"));
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);

@@ -19,6 +19,8 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent)
     proxy->setSourceModel(m_model);
     proxy->setSortRole(SortRole);
     m_view->setModel(proxy);
+    m_view->setAccessibleName(tr("Diagnostics"));
+    m_view->setAccessibleDescription(tr("What could not be read in the trace, with file and line"));
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);

@@ -25,6 +25,9 @@ FindingsDock::FindingsDock(CompileSelection* selection, QWidget* parent)
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
     m_view->setModel(m_proxy);
+    m_view->setAccessibleName(tr("Findings"));
+    m_view->setAccessibleDescription(
+        tr("What is wrong with the trace, worst first; Enter opens a finding's compile"));
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);

@@ -39,6 +39,18 @@ InspectorView::InspectorView(CompileSelection* selection, QWidget* parent)
     m_tabs->addTab(m_kernels, tr("Kernels"));
     m_tabs->addTab(m_raw, tr("Raw"));
     m_tabs->setCurrentIndex(WhyIndex); // the heart of it
+    m_tabs->setAccessibleName(tr("Inspector"));
+    m_tabs->setAccessibleDescription(tr("The selected compile: summary, why it compiled, guards, "
+                                        "source, artifacts, kernels and raw records"));
+    m_summary->setAccessibleName(tr("Summary of this compile"));
+    m_why->setAccessibleName(tr("Why this compile recompiled"));
+    m_why->setAccessibleDescription(tr("Why the selected compile happened: the failed guard, the "
+                                       "graph break or the failure, and what to do"));
+    m_guards->setAccessibleName(tr("Guards"));
+    m_source->setAccessibleName(tr("Source"));
+    m_artifacts->setAccessibleName(tr("Artifacts"));
+    m_kernels->setAccessibleName(tr("Kernels"));
+    m_raw->setAccessibleName(tr("Raw records"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);

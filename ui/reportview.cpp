@@ -47,6 +47,8 @@ ReportView::ReportView(QWidget* parent)
 {
     setObjectName(QStringLiteral("reportView"));
     m_format->addItems({ tr("Markdown"), tr("JSON") });
+    m_format->setAccessibleName(tr("Report format"));
+    m_text->setAccessibleName(tr("Compile report"));
     m_status->setTextFormat(Qt::PlainText);
     m_status->setForegroundRole(QPalette::PlaceholderText);
     m_text->setReadOnly(true);

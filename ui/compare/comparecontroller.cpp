@@ -65,6 +65,8 @@ CompareController::CompareController(
     m_panel->hide();
 
     m_dock->setObjectName(QStringLiteral("changesDock"));
+    m_view->setAccessibleName(tr("Changes from A to B"));
+    m_timelineB->setAccessibleName(tr("Timeline of B"));
     m_view->setModel(m_model);
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);

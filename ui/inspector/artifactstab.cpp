@@ -19,6 +19,7 @@ ArtifactsTab::ArtifactsTab(QWidget* parent)
     setObjectName(QStringLiteral("artifactsTab"));
     m_list = new QTreeView;
     m_list->setObjectName(QStringLiteral("artifactList"));
+    m_list->setAccessibleName(tr("Artifacts of this compile"));
     m_list->setModel(m_model);
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);

@@ -124,6 +124,7 @@ CodeViewer::CodeViewer(QWidget* parent)
     m_editor->setTabStopDistance(m_editor->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 4);
     m_editor->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_editor->setObjectName(QStringLiteral("codeEditor"));
+    m_editor->setAccessibleName(tr("Code"));
     m_editor->installEventFilter(this);
     m_editor->updateMargins();
     m_highlighter = new CodeHighlighter(m_editor->document(), PayloadLanguage::Plain);
@@ -140,12 +141,15 @@ CodeViewer::CodeViewer(QWidget* parent)
     m_findStatus->setTextFormat(Qt::PlainText);
     auto* prev = new QToolButton(m_findBar);
     prev->setText(QStringLiteral("▲"));
+    prev->setAccessibleName(tr("Previous match"));
     prev->setToolTip(tr("Previous match (Shift+Enter)"));
     auto* next = new QToolButton(m_findBar);
     next->setText(QStringLiteral("▼"));
+    next->setAccessibleName(tr("Next match"));
     next->setToolTip(tr("Next match (Enter)"));
     auto* close = new QToolButton(m_findBar);
     close->setText(QStringLiteral("✕"));
+    close->setAccessibleName(tr("Close the find bar"));
     close->setToolTip(tr("Close (Esc)"));
     fl->addWidget(new QLabel(tr("Find:"), m_findBar));
     fl->addWidget(m_findEdit, 1);

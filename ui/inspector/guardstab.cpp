@@ -36,9 +36,11 @@ GuardsTab::GuardsTab(QWidget* parent)
 
     m_chooser = new QComboBox;
     m_chooser->setObjectName(QStringLiteral("guardTreeChooser"));
+    m_chooser->setAccessibleName(tr("Guard tree"));
     m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_filter = new QLineEdit;
     m_filter->setObjectName(QStringLiteral("guardFilter"));
+    m_filter->setAccessibleName(tr("Filter guards"));
     m_filter->setPlaceholderText(tr("Search guards (kind, expression, source, where)"));
     m_filter->setClearButtonEnabled(true);
     m_caption = new QLabel;
@@ -47,6 +49,8 @@ GuardsTab::GuardsTab(QWidget* parent)
 
     m_view = new QTreeView;
     m_view->setObjectName(QStringLiteral("guardTree"));
+    m_view->setAccessibleName(tr("Guards"));
+    m_view->setAccessibleDescription(tr("The guards of this compile; the failed one is marked ✕"));
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->setFont(mono);
@@ -55,6 +59,7 @@ GuardsTab::GuardsTab(QWidget* parent)
 
     m_shapeView = new QTreeView;
     m_shapeView->setObjectName(QStringLiteral("shapeEvents"));
+    m_shapeView->setAccessibleName(tr("Shape events"));
     m_shapeView->setModel(m_shapes);
     m_shapeView->setRootIsDecorated(false);
     m_shapeView->setUniformRowHeights(true);

@@ -22,6 +22,7 @@ KernelsTab::KernelsTab(QWidget* parent)
     m_summary->setContentsMargins(4, 4, 4, 4);
     m_table = new QTreeView;
     m_table->setObjectName(QStringLiteral("kernelTable"));
+    m_table->setAccessibleName(tr("Kernels"));
     m_table->setModel(m_model);
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);

@@ -41,9 +41,11 @@ SourceTab::SourceTab(QWidget* parent)
     rl->setContentsMargins(0, 0, 0, 0);
     m_from = new QLineEdit;
     m_from->setObjectName(QStringLiteral("remapFrom"));
+    m_from->setAccessibleName(tr("Remap from"));
     m_from->setPlaceholderText(tr("path prefix in the trace, e.g. /home/alice/proj"));
     m_to = new QLineEdit;
     m_to->setObjectName(QStringLiteral("remapTo"));
+    m_to->setAccessibleName(tr("Remap to"));
     m_to->setPlaceholderText(tr("the same folder on this machine"));
     auto* browse = new QPushButton(tr("Browse…"));
     auto* apply = new QPushButton(tr("Remap"));

@@ -35,6 +35,7 @@ SummaryTab::SummaryTab(QWidget* parent)
     m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     auto* scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Compile summary"));
     scroll->setWidget(m_facts);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -48,6 +49,7 @@ SummaryTab::SummaryTab(QWidget* parent)
     m_metricsProxy->setFilterKeyColumn(-1);
     m_metricsView = new QTreeView;
     m_metricsView->setObjectName(QStringLiteral("metricsView"));
+    m_metricsView->setAccessibleName(tr("Metrics"));
     m_metricsView->setModel(m_metricsProxy);
     m_metricsView->setUniformRowHeights(true);
     m_metricsView->setAlternatingRowColors(true);
@@ -56,6 +58,7 @@ SummaryTab::SummaryTab(QWidget* parent)
     m_metricsFilter = new QLineEdit;
     m_metricsFilter->setPlaceholderText(tr("Filter metrics"));
     m_metricsFilter->setClearButtonEnabled(true);
+    m_metricsFilter->setAccessibleName(tr("Filter metrics"));
     connect(m_metricsFilter, &QLineEdit::textChanged, this, [this](const QString& s) {
         m_metricsProxy->setFilterFixedString(s);
         if (!s.isEmpty())

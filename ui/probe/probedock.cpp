@@ -46,6 +46,7 @@ ProbeDock::ProbeDock(QWidget* parent)
     v->addWidget(m_verdict);
     m_table = new QTableView(body);
     m_table->setObjectName(QStringLiteral("probeTable"));
+    m_table->setAccessibleName(tr("Probe runs"));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);

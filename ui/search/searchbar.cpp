@@ -30,6 +30,8 @@ SearchBar::SearchBar(CompileSelection* selection, TimelineView* timeline, QWidge
     layout->setContentsMargins(6, 0, 0, 0);
     layout->setSpacing(4);
     m_edit->setObjectName(QStringLiteral("searchEdit"));
+    m_edit->setAccessibleName(tr("Search"));
+    m_edit->setAccessibleDescription(tr("Search ids, functions, files, reasons and guards"));
     m_edit->setPlaceholderText(tr("Search ids, functions, files, reasons, guards  (Ctrl+F)"));
     m_edit->setClearButtonEnabled(true);
     m_edit->setMinimumWidth(260);
@@ -40,9 +42,11 @@ SearchBar::SearchBar(CompileSelection* selection, TimelineView* timeline, QWidge
     m_count->setForegroundRole(QPalette::PlaceholderText);
     m_prev->setText(QStringLiteral("▲"));
     m_prev->setToolTip(tr("Previous hit (Shift+Enter)"));
+    m_prev->setAccessibleName(tr("Previous hit"));
     m_prev->setAutoRaise(true);
     m_next->setText(QStringLiteral("▼"));
     m_next->setToolTip(tr("Next hit (Enter)"));
+    m_next->setAccessibleName(tr("Next hit"));
     m_next->setAutoRaise(true);
     layout->addWidget(m_edit);
     layout->addWidget(m_count);

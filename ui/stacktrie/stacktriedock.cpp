@@ -27,8 +27,11 @@ StackTrieDock::StackTrieDock(CompileSelection* selection, QWidget* parent)
     m_filter = new QLineEdit;
     m_filter->setPlaceholderText(tr("Filter frames and compiles"));
     m_filter->setClearButtonEnabled(true);
+    m_filter->setAccessibleName(tr("Filter frames and compiles"));
     m_view = new QTreeView;
     m_view->setObjectName(QStringLiteral("stackTrie"));
+    m_view->setAccessibleName(tr("Stack trie"));
+    m_view->setAccessibleDescription(tr("Compiles grouped by the user stack that led to them"));
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->header()->setStretchLastSection(false);

@@ -25,6 +25,9 @@ TimelineView::TimelineView(CompileSelection* selection, QWidget* parent)
     , m_vbar(new QScrollBar(Qt::Vertical, this))
 {
     setObjectName(QStringLiteral("timeline"));
+    setAccessibleName(tr("Timeline"));
+    setAccessibleDescription(tr("Compiles over time, one lane per frame; Ctrl+arrows move between "
+                                "compiles, W/S zoom, A/D pan"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);

@@ -1,0 +1,125 @@
+// Accessibility on the bundled example (issue 33): every control, dock, tab, table and text view
+// the window shows has an accessible name a screen reader can speak.
+#include "ui/compilebrowser.h"
+#include "ui/findingsdock.h"
+#include "ui/inspector/whyview.h"
+#include "ui/inspectorview.h"
+#include "ui/mainwindow.h"
+#include "ui/timeline/timelineview.h"
+
+#include "windowdriver.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QAccessible>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QTextEdit>
+
+using namespace dynascope;
+using namespace dynascope::ui;
+
+namespace {
+
+// What a user reaches: visible, and either focusable or a container a reader announces.
+bool interactive(const QWidget* w)
+{
+    // A header's sections are the table's column headers: the table's interface names them.
+    if (!w->isVisible() || qobject_cast<const QHeaderView*>(w))
+        return false;
+    // QMainWindow keeps a spare tab bar for dock groups, empty: it has no tab to reach. A tab
+    // bar's name is its current tab's text (the dock's title).
+    if (auto* tabs = qobject_cast<const QTabBar*>(w); tabs && tabs->count() == 0)
+        return false;
+    if (qobject_cast<const QDockWidget*>(w) || qobject_cast<const QTabWidget*>(w)
+        || qobject_cast<const QTabBar*>(w) || qobject_cast<const QAbstractItemView*>(w)
+        || qobject_cast<const QTextEdit*>(w) || qobject_cast<const QPlainTextEdit*>(w)
+        || qobject_cast<const QLineEdit*>(w) || qobject_cast<const QComboBox*>(w)
+        || qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QAbstractSpinBox*>(w))
+        return true;
+    return w->focusPolicy() != Qt::NoFocus && !qobject_cast<const QAbstractSlider*>(w);
+}
+
+QString describe(const QWidget* w)
+{
+    QString path;
+    for (const QObject* o = w; o; o = o->parent())
+        path = QStringLiteral("%1(%2)/").arg(
+                   QString::fromLatin1(o->metaObject()->className()), o->objectName())
+            + path;
+    return path;
+}
+
+// The interactive widgets under `root` whose accessible interface has no name.
+QStringList unnamed(QWidget* root)
+{
+    QStringList out;
+    const QList<QWidget*> all = root->findChildren<QWidget*>();
+    for (QWidget* w : all) {
+        if (!interactive(w))
+            continue;
+        QAccessibleInterface* iface = QAccessible::queryAccessibleInterface(w);
+        if (!iface || iface->text(QAccessible::Name).trimmed().isEmpty())
+            out << describe(w);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestAccessibility : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QCoreApplication::setOrganizationName(QStringLiteral("DynascopeTests")); }
+
+    void everyInteractiveWidgetIsNamed()
+    {
+        MainWindow w(MainWindow::Options { false });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QStringList onStart = unnamed(&w);
+        QVERIFY(uitest::openAndWait(w, { QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) }));
+        QVERIFY(w.selectCompile(QStringLiteral("[3/1]")));
+        QCoreApplication::processEvents();
+        const auto name = [](QWidget* x) {
+            return QAccessible::queryAccessibleInterface(x)->text(QAccessible::Name);
+        };
+        QCOMPARE(name(w.compileBrowser()->treeView()), QStringLiteral("Compiles"));
+        // The dock's title counts them: "Findings (1 ✕, 1 ⚠, 4 notes)".
+        QVERIFY(name(w.findingsDock()).startsWith(QStringLiteral("Findings (")));
+        QCOMPARE(name(w.inspector()->whyView()), QStringLiteral("Why this compile recompiled"));
+        QCOMPARE(name(w.timeline()), QStringLiteral("Timeline"));
+        QVERIFY(!QAccessible::queryAccessibleInterface(w.inspector()->whyView())
+                     ->text(QAccessible::Description)
+                     .isEmpty());
+        QStringList missing = onStart + unnamed(&w);
+        // Every inspector tab in turn (only the current one is visible).
+        QTabWidget* tabs = w.inspector()->tabs();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            missing += unnamed(tabs);
+            QVERIFY2(!QAccessible::queryAccessibleInterface(tabs->widget(i))
+                          ->text(QAccessible::Name)
+                          .isEmpty(),
+                qPrintable(tabs->tabText(i)));
+        }
+        missing.removeDuplicates();
+        for (const QString& m : missing)
+            qWarning("no accessible name: %s", qPrintable(m));
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestAccessibility)
+#include "tst_accessibility.moc"
