@@ -8,8 +8,10 @@
 #include "core/load/loader.h"
 #include "core/report/diff_render.h"
 #include "core/report/findings_render.h"
+#include "core/report/guard_lab_render.h"
 #include "core/report/report_render.h"
 #include "core/report/why_render.h"
+#include "core/util/text_format.h"
 #include "core/writer/summary_json.h"
 
 #include <algorithm>
@@ -79,6 +81,22 @@ const char* kWhyHelp = R"(  why [--md] [--folded] [--latest] [--run N|newest|all
       the older cache entries' rejections out, as the app does until asked.
 )";
 
+const char* kGuardsHelp
+    = R"(  guards [--json] [--latest] [--run N|newest|all] [-o FILE] PATH --frame NAME|[ID]|#INDEX
+           --input DESCRIPTION...
+      The guard lab: would this input reuse one of the frame's compiles or recompile? Each
+      compile is a cache entry; like Dynamo, the newest is checked first and the first whose
+      guards all pass runs. Per entry: reused, or the first guard that fails (expected and
+      actual), or "not known" with the facts that would settle it; then the verdict, the
+      recompile limit left and what automatic dynamic would make dynamic. DESCRIPTION, one or
+      more (--input again, or ";"): "x: f32[48, 128]", "x: bf16[8, 3, 224, 224] cuda
+      channels_last requires_grad", "x: f32[8, 128] stride=[256, 1] dynamic=0", "k: 7",
+      "training: False", "grad: off", "autocast: cuda bf16"; "x.size(0) in 1..512" answers
+      for every size (a table, and the fewest mark_dynamic calls for one compile). What the
+      input does not say comes from the recorded call. --json prints the
+      "dynascope-guard-lab" document (docs/cli.md).
+)";
+
 const char* kExportHelp
     = R"(  export chrome [--latest] [--run N|newest|all] [--no-phases] -o OUT.json PATH...
       Chrome trace JSON (Perfetto, chrome://tracing): a track per rank and frame, an event per
@@ -115,9 +133,9 @@ void printUsage(const char* commandHelp)
         std::cout << commandHelp << kUsageTail;
     else
         std::cout << "Commands:\n"
-                  << kSummaryHelp << kDiagnoseHelp << kWhyHelp << kReportHelp << kDiffHelp
-                  << kExportHelp << dynascope::cli::kRecordHelp << dynascope::cli::kProbeHelp
-                  << kUsageTail;
+                  << kSummaryHelp << kDiagnoseHelp << kWhyHelp << kGuardsHelp << kReportHelp
+                  << kDiffHelp << kExportHelp << dynascope::cli::kRecordHelp
+                  << dynascope::cli::kProbeHelp << kUsageTail;
 }
 
 int usageError(const std::string& message)
@@ -478,6 +496,64 @@ int why(const std::vector<std::string>& args)
     return writeOutput(output, markdown ? dynascope::whyMarkdown(doc) : dynascope::whyText(doc));
 }
 
+int guards(const std::vector<std::string>& args)
+{
+    dynascope::LoadOptions options;
+    bool json = false;
+    std::string output, frameKey, inputText;
+    bool haveFrame = false;
+    dynascope::GuardInput input;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string value;
+        bool missing = false;
+        if (args[i] == "--json")
+            json = true;
+        else if (optionValue(args, i, "", "--frame", value, missing)) {
+            if (missing || value.empty())
+                return usageError("--frame needs a function name, [FRAME_ID] or #INDEX");
+            frameKey = value;
+            haveFrame = true;
+        } else if (optionValue(args, i, "", "--input", value, missing)) {
+            if (missing)
+                return usageError("--input needs a description, e.g. \"x: f32[48, 128]\"");
+            std::string error;
+            if (!dynascope::parseGuardInput(value, input, error))
+                return usageError("--input '" + value + "': " + error);
+            inputText += (inputText.empty() ? "" : "; ") + value;
+        } else if (int rc = commonArgument(args, i, "guards", options, output, paths); rc >= 0)
+            return rc;
+    }
+    if (paths.size() != 1)
+        return usageError("guards needs one PATH, e.g. guards trace.log --frame scale --input ...");
+    if (!haveFrame)
+        return usageError("guards needs --frame NAME|[ID]|#INDEX");
+    if (input.empty())
+        return usageError("guards needs --input DESCRIPTION, e.g. --input \"x: f32[48, 128]\"");
+    auto loaded = loadInputs(paths, options);
+    if (!loaded)
+        return 2;
+    const dynascope::Trace& trace = *loaded->trace;
+    std::string error;
+    const auto frame = dynascope::findGuardFrame(trace, frameKey, error);
+    if (!frame)
+        return usageError(error.empty() ? "no frame '" + frameKey + "' in the trace" : error);
+    const dynascope::Frame& f = trace.frames[*frame];
+    size_t entries = 0;
+    for (uint32_t c : f.compiles)
+        entries += bool(trace.compiles[c].guards);
+    const dynascope::GuardLabQuestion q { f.coName + " ("
+            + dynascope::text::codePlace(f.coFilename, f.coFirstLineno) + ")",
+        inputText, entries };
+    const dynascope::GuardLabAnswer answer = dynascope::evaluateGuards(trace, *frame, input);
+    std::optional<dynascope::RangeAnswer> range;
+    if (input.range)
+        range = dynascope::evaluateRange(trace, *frame, input);
+    return writeOutput(output,
+        json ? dynascope::guardLabJson(q, answer, range)
+             : dynascope::guardLabText(q, answer, range));
+}
+
 int exportCommand(const std::vector<std::string>& allArgs)
 {
     if (allArgs.empty())
@@ -587,6 +663,7 @@ int main(int argc, char** argv)
             : topic == "report"               ? kReportHelp
             : topic == "export"               ? kExportHelp
             : topic == "why"                  ? kWhyHelp
+            : topic == "guards"               ? kGuardsHelp
             : topic == "record"               ? dynascope::cli::kRecordHelp
             : topic == "probe"                ? dynascope::cli::kProbeHelp
                                               : nullptr;
@@ -610,6 +687,8 @@ int main(int argc, char** argv)
         return diff(args);
     if (cmd == "why")
         return why(args);
+    if (cmd == "guards")
+        return guards(args);
     if (cmd == "export")
         return exportCommand(args);
     if (cmd == "record")

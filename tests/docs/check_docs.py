@@ -72,7 +72,7 @@ OPTION_VALUES = {
     ("--report", "DIR"): "tests/probe/recorded/torch-2.13.0/perturbed_backend",
 }
 OUTPUT_OPTIONS = ("-o", "--output")
-COMMANDS = ("summary", "diagnose", "why", "report", "diff", "export", "record", "probe")
+COMMANDS = ("summary", "diagnose", "why", "guards", "report", "diff", "export", "record", "probe")
 RUNS_A_PROGRAM = ("record", "probe")
 
 __doc__ += "".join(f"    {k:<12} {v}\n" for k, v in INPUTS.items())
