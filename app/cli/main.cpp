@@ -11,7 +11,6 @@
 #include "core/report/guard_lab_render.h"
 #include "core/report/report_render.h"
 #include "core/report/why_render.h"
-#include "core/util/text_format.h"
 #include "core/writer/summary_json.h"
 
 #include <algorithm>
@@ -499,11 +498,9 @@ int why(const std::vector<std::string>& args)
 int guards(const std::vector<std::string>& args)
 {
     dynascope::LoadOptions options;
-    bool json = false;
-    std::string output, frameKey, inputText;
-    bool haveFrame = false;
-    dynascope::GuardInput input;
-    std::vector<std::string> paths;
+    bool json = false, haveFrame = false;
+    std::string output, frameKey;
+    std::vector<std::string> inputs, paths;
     for (size_t i = 0; i < args.size(); ++i) {
         std::string value;
         bool missing = false;
@@ -517,10 +514,7 @@ int guards(const std::vector<std::string>& args)
         } else if (optionValue(args, i, "", "--input", value, missing)) {
             if (missing)
                 return usageError("--input needs a description, e.g. \"x: f32[48, 128]\"");
-            std::string error;
-            if (!dynascope::parseGuardInput(value, input, error))
-                return usageError("--input '" + value + "': " + error);
-            inputText += (inputText.empty() ? "" : "; ") + value;
+            inputs.push_back(value);
         } else if (int rc = commonArgument(args, i, "guards", options, output, paths); rc >= 0)
             return rc;
     }
@@ -528,30 +522,23 @@ int guards(const std::vector<std::string>& args)
         return usageError("guards needs one PATH, e.g. guards trace.log --frame scale --input ...");
     if (!haveFrame)
         return usageError("guards needs --frame NAME|[ID]|#INDEX");
-    if (input.empty())
+    if (inputs.empty())
         return usageError("guards needs --input DESCRIPTION, e.g. --input \"x: f32[48, 128]\"");
+    // A description it cannot read is a usage error before any file is read.
+    for (const std::string& text : inputs) {
+        dynascope::GuardInput probe;
+        std::string error;
+        if (!dynascope::parseGuardInput(text, probe, error))
+            return usageError("--input '" + text + "': " + error);
+    }
     auto loaded = loadInputs(paths, options);
     if (!loaded)
         return 2;
-    const dynascope::Trace& trace = *loaded->trace;
     std::string error;
-    const auto frame = dynascope::findGuardFrame(trace, frameKey, error);
-    if (!frame)
-        return usageError(error.empty() ? "no frame '" + frameKey + "' in the trace" : error);
-    const dynascope::Frame& f = trace.frames[*frame];
-    size_t entries = 0;
-    for (uint32_t c : f.compiles)
-        entries += bool(trace.compiles[c].guards);
-    const dynascope::GuardLabQuestion q { f.coName + " ("
-            + dynascope::text::codePlace(f.coFilename, f.coFirstLineno) + ")",
-        inputText, entries };
-    const dynascope::GuardLabAnswer answer = dynascope::evaluateGuards(trace, *frame, input);
-    std::optional<dynascope::RangeAnswer> range;
-    if (input.range)
-        range = dynascope::evaluateRange(trace, *frame, input);
-    return writeOutput(output,
-        json ? dynascope::guardLabJson(q, answer, range)
-             : dynascope::guardLabText(q, answer, range));
+    const auto answer = dynascope::askGuardLab(*loaded->trace, frameKey, inputs, json, error);
+    if (!answer)
+        return usageError(error);
+    return writeOutput(output, *answer);
 }
 
 int exportCommand(const std::vector<std::string>& allArgs)

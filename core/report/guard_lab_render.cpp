@@ -1,5 +1,8 @@
 #include "core/report/guard_lab_render.h"
 
+#include "core/model/trace.h"
+#include "core/util/text_format.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -135,6 +138,43 @@ std::string guardLabJson(
         j["range"] = { { "rows", std::move(rows) }, { "advice", range->advice } };
     }
     return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::optional<std::string> askGuardLab(const Trace& trace, const std::string& frameKey,
+    const std::vector<std::string>& inputs, bool json, std::string& error)
+{
+    GuardInput input;
+    std::string described;
+    for (const std::string& text : inputs) {
+        std::string bad;
+        if (!parseGuardInput(text, input, bad)) {
+            error = "'" + text + "': " + bad;
+            return std::nullopt;
+        }
+        described += (described.empty() ? "" : "; ") + text;
+    }
+    if (input.empty()) {
+        error = "no input described, e.g. \"x: f32[48, 128]\"";
+        return std::nullopt;
+    }
+    const auto frame = findGuardFrame(trace, frameKey, error);
+    if (!frame) {
+        if (error.empty())
+            error = "no frame '" + frameKey + "' in the trace";
+        return std::nullopt;
+    }
+    const Frame& f = trace.frames[*frame];
+    size_t entries = 0;
+    for (uint32_t c : f.compiles)
+        entries += bool(trace.compiles[c].guards);
+    const GuardLabQuestion q {
+        f.coName + " (" + text::codePlace(f.coFilename, f.coFirstLineno) + ")", described, entries
+    };
+    const GuardLabAnswer answer = evaluateGuards(trace, *frame, input);
+    std::optional<RangeAnswer> range;
+    if (input.range)
+        range = evaluateRange(trace, *frame, input);
+    return json ? guardLabJson(q, answer, range) : guardLabText(q, answer, range);
 }
 
 } // namespace dynascope

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dynascope {
 
@@ -20,5 +21,12 @@ std::string guardLabText(const GuardLabQuestion& q, const GuardLabAnswer& answer
     const std::optional<RangeAnswer>& range = std::nullopt);
 std::string guardLabJson(const GuardLabQuestion& q, const GuardLabAnswer& answer,
     const std::optional<RangeAnswer>& range = std::nullopt);
+
+// The whole question: the frame `frameKey` names (findGuardFrame), the descriptions in `inputs`
+// (parseGuardInput, each in turn), the answer rendered as text or JSON: what `dynascope-cli
+// guards` prints and Python's Trace.guards() reads. nullopt, with `error` naming the bad frame
+// or description, when it cannot be asked.
+std::optional<std::string> askGuardLab(const Trace& trace, const std::string& frameKey,
+    const std::vector<std::string>& inputs, bool json, std::string& error);
 
 } // namespace dynascope

@@ -202,6 +202,21 @@ class Trace:
         _severity_rank(min_severity)
         return dict(json.loads(self._handle.findings_json(min_severity)))
 
+    def guards(self, frame: str, input: Union[str, Sequence[str]]) -> dict[str, Any]:
+        """The guard lab: would a call with ``input`` reuse one of ``frame``'s compiles or
+        recompile? ``frame`` is a function's name, ``"[FRAME_ID]"`` or ``"#INDEX"``; ``input``
+        one description or several (``"x: f32[48, 128]"``, ``"k: 7"``, ``"grad: off"``,
+        ``"x.size(0) in 1..512"``). The ``dynascope-guard-lab`` document that
+        ``dynascope-cli guards --json`` prints: ``verdict``, ``reused``, ``entries``, ...
+        Raises ValueError for a frame the trace lacks or a description it cannot read."""
+        inputs = [input] if isinstance(input, str) else list(input)
+        return dict(json.loads(self._handle.guards(frame, inputs, True)))
+
+    def guards_text(self, frame: str, input: Union[str, Sequence[str]]) -> str:
+        """The guard lab's answer as ``dynascope-cli guards`` prints it."""
+        inputs = [input] if isinstance(input, str) else list(input)
+        return self._handle.guards(frame, inputs, False)
+
     def report(self, format: str = "md") -> str:
         """The compile report, as ``dynascope-cli report`` writes it: ``md``, ``html`` (a page
         that stands alone) or ``json``."""

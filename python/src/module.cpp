@@ -13,6 +13,7 @@
 #include "core/report/bug_report.h"
 #include "core/report/diff_render.h"
 #include "core/report/findings_render.h"
+#include "core/report/guard_lab_render.h"
 #include "core/report/report_render.h"
 #include "core/report/why_render.h"
 #include "core/writer/summary_json.h"
@@ -259,6 +260,21 @@ NB_MODULE(_core, m)
                 return findingMarkdown(all[i]);
             },
             "index"_a)
+        .def(
+            "guards",
+            [](TraceHandle& h, const std::string& frame, const std::vector<std::string>& inputs,
+                bool json) {
+                std::string error;
+                std::optional<std::string> answer;
+                {
+                    nb::gil_scoped_release release;
+                    answer = askGuardLab(h.trace(), frame, inputs, json, error);
+                }
+                if (!answer)
+                    throw nb::value_error(error.c_str());
+                return *answer;
+            },
+            "frame"_a, "inputs"_a, "json"_a = true)
         .def("report", &reportOf, "format"_a = "md", "verify"_a = true)
         .def("chrome_trace", &chromeOf, "phases"_a = true, nb::call_guard<nb::gil_scoped_release>())
         .def("subset", &subsetOf, "compiles"_a, "redact"_a = false)
