@@ -1,6 +1,7 @@
 // Accessibility on the bundled example (issue 33): every control, dock, tab, table and text view
 // the window shows has an accessible name a screen reader can speak.
 #include "ui/compilebrowser.h"
+#include "ui/compileselection.h"
 #include "ui/findingsdock.h"
 #include "ui/inspector/whyview.h"
 #include "ui/inspectorview.h"
@@ -118,6 +119,86 @@ private Q_SLOTS:
         for (const QString& m : missing)
             qWarning("no accessible name: %s", qPrintable(m));
         QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+    }
+
+    // The timeline's interface: a child per lane, a child per compile span with its id, function,
+    // status, duration and reason; Ctrl+arrows move the selection, focus and the events with it.
+    void timelineInterface()
+    {
+        QAccessible::setActive(true);
+        static QList<std::pair<QAccessible::Event, QString>> events;
+        events.clear();
+        QAccessible::installUpdateHandler([](QAccessibleEvent* e) {
+            QAccessibleInterface* iface = e->accessibleInterface();
+            events.push_back({ e->type(), iface ? iface->text(QAccessible::Name) : QString() });
+        });
+        MainWindow w(MainWindow::Options { false });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(uitest::openAndWait(w, { QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) }));
+        TimelineView* timeline = w.timeline();
+        QAccessibleInterface* root = QAccessible::queryAccessibleInterface(timeline);
+        QVERIFY(root);
+        QCOMPARE(root->text(QAccessible::Name), QStringLiteral("Timeline"));
+        // The example has five frames: forward, step, its resume frame, scale, export_step.
+        QCOMPARE(root->childCount(), 5);
+        QAccessibleInterface* scaleLane = nullptr;
+        for (int i = 0; i < root->childCount(); ++i) {
+            QAccessibleInterface* lane = root->child(i);
+            QCOMPARE(lane->parent(), root);
+            QCOMPARE(root->indexOfChild(lane), i);
+            if (lane->text(QAccessible::Name).startsWith(QStringLiteral("scale")))
+                scaleLane = lane;
+        }
+        QVERIFY(scaleLane);
+        QVERIFY2(scaleLane->text(QAccessible::Name).endsWith(QStringLiteral("2 compiles")),
+            qPrintable(scaleLane->text(QAccessible::Name)));
+        QCOMPARE(scaleLane->childCount(), 2);
+        QAccessibleInterface* recompile = scaleLane->child(1);
+        QCOMPARE(recompile->role(), QAccessible::ListItem);
+        QCOMPARE(recompile->parent(), scaleLane);
+        QCOMPARE(recompile->text(QAccessible::Name), QStringLiteral("[3/1] scale ↻ recompile ok"));
+        const QString description = recompile->text(QAccessible::Description);
+        QVERIFY2(description.startsWith(QStringLiteral("took 66")), qPrintable(description));
+        QVERIFY2(description.contains(QStringLiteral("32"))
+                && description.contains(QStringLiteral("64")),
+            qPrintable(description));
+        QVERIFY(!recompile->rect().isEmpty());
+        QVERIFY(recompile->state().selectable);
+        QVERIFY(!recompile->state().selected);
+
+        // By keyboard: the first compile of the first lane, then along and across lanes.
+        QApplication::setActiveWindow(&w);
+        timeline->setFocus();
+        QVERIFY(QTest::qWaitFor([&] { return timeline->hasFocus(); }));
+        events.clear();
+        QTest::keyClick(timeline, Qt::Key_Right, Qt::ControlModifier);
+        QCOMPARE(root->focusChild()->text(QAccessible::Name), QStringLiteral("[0/0] forward ✓ ok"));
+        QTest::keyClick(timeline, Qt::Key_Down, Qt::ControlModifier); // step's lane
+        QVERIFY(
+            root->focusChild()->text(QAccessible::Name).startsWith(QStringLiteral("[1/0] step")));
+        // Down to scale's lane (past the resume frame), then along it to the recompile.
+        QTest::keyClick(timeline, Qt::Key_Down, Qt::ControlModifier);
+        QTest::keyClick(timeline, Qt::Key_Down, Qt::ControlModifier);
+        QTest::keyClick(timeline, Qt::Key_Right, Qt::ControlModifier);
+        QAccessibleInterface* focused = root->focusChild();
+        QCOMPARE(focused->text(QAccessible::Name), QStringLiteral("[3/1] scale ↻ recompile ok"));
+        QVERIFY(focused->state().focused && focused->state().selected);
+        QCOMPARE(focused, recompile); // the same item: ids stay while the layout does
+        QCOMPARE(scaleLane->focusChild(), recompile);
+        QCOMPARE(w.selection()->current(), 4u);
+        // Each step was announced: a Focus and a Selection event on the span. Qt delivers events
+        // only while a platform bridge is active (AT-SPI with a screen reader; the offscreen
+        // platform has none), so they are checked where one is.
+        if (QAccessible::isActive()) {
+            const QString name = QStringLiteral("[3/1] scale ↻ recompile ok");
+            QVERIFY(events.contains(std::make_pair(QAccessible::Focus, name)));
+            QVERIFY(events.contains(std::make_pair(QAccessible::Selection, name)));
+        }
+        // At the end of the lane, Ctrl+Right stays.
+        QTest::keyClick(timeline, Qt::Key_Right, Qt::ControlModifier);
+        QCOMPARE(w.selection()->current(), 4u);
+        QAccessible::installUpdateHandler(nullptr);
     }
 };
 

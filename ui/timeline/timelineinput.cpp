@@ -168,6 +168,21 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         event->accept();
         return;
     }
+    // Ctrl+arrows walk the compiles: along the lane, or to the lane above or below.
+    if (event->modifiers() & Qt::ControlModifier) {
+        const int key = event->key();
+        if (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up
+            || key == Qt::Key_Down) {
+            stepCompile(key == Qt::Key_Left ? -1
+                    : key == Qt::Key_Right  ? 1
+                                            : 0,
+                key == Qt::Key_Up         ? -1
+                    : key == Qt::Key_Down ? 1
+                                          : 0);
+            event->accept();
+            return;
+        }
+    }
     const bool range = m_passes.range.range().has_value();
     switch (event->key()) {
     case Qt::Key_Escape:
@@ -217,6 +232,45 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         return;
     }
     event->accept();
+}
+
+void TimelineView::stepCompile(int along, int across)
+{
+    const auto& rows = m_layout.rows();
+    const auto isLane = [](const Row& r) {
+        return (r.kind == Row::Kind::Lane || r.compactRank) && !r.spans.empty();
+    };
+    const uint32_t current = m_selection->current();
+    const int row = current == kNone ? -1 : m_layout.laneOf(current);
+    if (row < 0) {
+        const auto first = std::find_if(rows.begin(), rows.end(), isLane);
+        if (first != rows.end())
+            m_selection->setCurrent(first->spans.front().compile);
+        return;
+    }
+    const auto& spans = rows[static_cast<size_t>(row)].spans;
+    const auto at = std::find_if(
+        spans.begin(), spans.end(), [current](const Span& s) { return s.compile == current; });
+    if (at == spans.end())
+        return;
+    if (along != 0) {
+        const auto i = (at - spans.begin()) + along;
+        if (i >= 0 && static_cast<size_t>(i) < spans.size())
+            m_selection->setCurrent(spans[static_cast<size_t>(i)].compile);
+        return;
+    }
+    for (int r = row + across; r >= 0 && static_cast<size_t>(r) < rows.size(); r += across) {
+        if (!isLane(rows[static_cast<size_t>(r)]))
+            continue;
+        // The compile on that lane nearest in time to this one's start.
+        const auto& other = rows[static_cast<size_t>(r)].spans;
+        const auto nearest = std::min_element(
+            other.begin(), other.end(), [t = at->start](const Span& a, const Span& b) {
+                return std::abs(a.start - t) < std::abs(b.start - t);
+            });
+        m_selection->setCurrent(nearest->compile);
+        return;
+    }
 }
 
 void TimelineView::leaveEvent(QEvent*)

@@ -5,6 +5,7 @@
 
 #include "ui/compileselection.h"
 #include "ui/plaintooltip.h"
+#include "ui/timeline/timelineaccessible.h"
 #include "ui/timeline/timelineconstants.h"
 #include "ui/timeline/timelinetooltips.h"
 
@@ -34,6 +35,7 @@ TimelineView::TimelineView(CompileSelection* selection, QWidget* parent)
     setLayoutOptions(sizedRows(m_layoutOptions, font()));
     connect(m_vbar, &QScrollBar::valueChanged, this, [this] { invalidate(); });
     connect(m_selection, &CompileSelection::currentChanged, this, &TimelineView::followSelection);
+    installTimelineAccessibility(this);
 }
 
 void TimelineView::showTrace(std::shared_ptr<const Trace> trace, bool follow)
@@ -51,6 +53,7 @@ void TimelineView::showTrace(std::shared_ptr<const Trace> trace, bool follow)
         m_layout.build(*m_trace, m_layoutOptions);
     else
         m_layout.clear();
+    ++m_layoutGeneration;
     const auto bounds = m_layout.hasTime() ? std::optional(m_layout.bounds()) : std::nullopt;
     m_viewport.setCompile(m_selection->current());
     updateScrollBar();
@@ -105,6 +108,7 @@ void TimelineView::setLayoutOptions(const LayoutOptions& options)
     m_layoutOptions = options;
     if (m_trace)
         m_layout.build(*m_trace, m_layoutOptions);
+    ++m_layoutGeneration;
     updateScrollBar();
     if (m_trace && m_layout.hasTime()) {
         viewport().relayout(m_layout.bounds(), m_layout.folding(), realigned);
@@ -253,6 +257,23 @@ void TimelineView::followSelection(uint32_t compile)
     m_viewport.setRecording(false); // the place left is remembered already
     revealCompile(compile);
     m_viewport.setRecording(true);
+    if (hasFocus()) // chosen by keyboard (Ctrl+arrows, the Go menu): a screen reader says which
+        announceCompile(this, compile);
+}
+
+uint32_t TimelineView::currentCompile() const
+{
+    return m_selection->current();
+}
+
+QRect TimelineView::rowRect(int row)
+{
+    const auto& rows = m_layout.rows();
+    if (row < 0 || static_cast<size_t>(row) >= rows.size())
+        return {};
+    const Row& r = rows[static_cast<size_t>(row)];
+    const QRect lanes = scene().areas().lanes;
+    return QRect(lanes.left(), scene().rowTop(r), lanes.width(), r.height).intersected(lanes);
 }
 
 void TimelineView::revealCompile(uint32_t compile)

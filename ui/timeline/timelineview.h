@@ -169,6 +169,18 @@ public:
     // How far the view may go: the layout's bounds plus room for the glyphs at their edges.
     timeline::TimeRange limits() const { return viewport().limits(); }
 
+    // Keyboard (Ctrl+arrows): the next or previous compile of the selected compile's lane
+    // (`along` ±1), or the compile nearest in time on the lane above or below (`across` ±1); the
+    // first compile of the first lane when nothing is selected. Screen readers hear it.
+    void stepCompile(int along, int across);
+    // For the accessible interface (timelineaccessible.h): the trace shown, the selected compile,
+    // a number that changes whenever the layout's rows do, and where a layout row is drawn now
+    // (empty when scrolled away).
+    const Trace* trace() const { return m_trace.get(); }
+    uint32_t currentCompile() const;
+    uint64_t layoutGeneration() const { return m_layoutGeneration; }
+    QRect rowRect(int row);
+
     QSize sizeHint() const override { return { 900, 360 }; }
     QSize minimumSizeHint() const override { return { 300, 160 }; }
 
@@ -239,6 +251,7 @@ private:
     timeline::TimelinePasses m_passes; // painted in order by paintAll
     QSize m_canvas; // invalid: the widget's size
     QRect m_exposed; // what the paint in progress must draw (widget coordinates)
+    uint64_t m_layoutGeneration = 0;
     bool m_restoring = false; // back/forward is setting the selection
     bool m_clickSelecting = false; // a click selects: what was clicked is on screen
 
