@@ -155,6 +155,16 @@ MainActions::MainActions(QMainWindow* window, RecentFiles* recent)
     m_go->addSeparator();
     goPair(tr("Next Compile of the &Same Frame"), tr("Previous Compile of the Same Frame"),
         Qt::Key_F9, nextSameFrame, prevSameFrame);
+    m_go->addSeparator();
+    auto focusAction = [this](const QString& text, Qt::Key key) {
+        QAction* a = m_go->addAction(text);
+        a->setShortcut(QKeySequence(Qt::CTRL | key));
+        return a;
+    };
+    focusTimeline = focusAction(tr("&Timeline"), Qt::Key_1);
+    focusCompiles = focusAction(tr("&Compiles"), Qt::Key_2);
+    focusFindings = focusAction(tr("F&indings"), Qt::Key_3);
+    focusWhy = focusAction(tr("&Why Tab"), Qt::Key_4);
 
     QMenu* help = window->menuBar()->addMenu(tr("&Help"));
     shortcuts = help->addAction(tr("&Keyboard Shortcuts"));

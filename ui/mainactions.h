@@ -72,6 +72,11 @@ public:
     QAction* copyImage = nullptr;
     QAction* copyBugReport = nullptr;
     QAction* shortcuts = nullptr;
+    // Go: keyboard focus to a view (Ctrl+1 to Ctrl+4), so every view is reached without the mouse.
+    QAction* focusTimeline = nullptr;
+    QAction* focusCompiles = nullptr;
+    QAction* focusFindings = nullptr;
+    QAction* focusWhy = nullptr;
 
     // Every action in the window's menus, in menu order, plus the timeline's own keys.
     static QList<ShortcutEntry> shortcutEntries(QMainWindow* window);

@@ -43,6 +43,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -244,6 +245,26 @@ void MainWindow::connectActions()
     go(m_actions->prevGraphBreak, -1, isBreak);
     go(m_actions->nextFailure, 1, isFailure);
     go(m_actions->prevFailure, -1, isFailure);
+    // Keyboard focus to a view; its dock comes to the front first.
+    auto focusView = [this](QAction* a, auto&& target) {
+        connect(a, &QAction::triggered, this, [target] {
+            QWidget* w = target();
+            for (QWidget* p = w; p; p = p->parentWidget())
+                if (auto* dock = qobject_cast<QDockWidget*>(p)) {
+                    dock->show();
+                    dock->raise();
+                }
+            w->setFocus(Qt::ShortcutFocusReason);
+        });
+    };
+    focusView(m_actions->focusTimeline, [this] { return static_cast<QWidget*>(m_timeline); });
+    focusView(
+        m_actions->focusCompiles, [this] { return static_cast<QWidget*>(m_browser->treeView()); });
+    focusView(m_actions->focusFindings, [this] { return m_findings->view(); });
+    focusView(m_actions->focusWhy, [this] {
+        m_inspector->showTab(InspectorView::WhyIndex);
+        return static_cast<QWidget*>(m_inspector->whyView());
+    });
     connect(m_actions, &MainActions::openRecentRequested, this,
         [this](const QString& p) { openPaths({ p }); });
 

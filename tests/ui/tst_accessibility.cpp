@@ -16,6 +16,7 @@
 #include <QAbstractSpinBox>
 #include <QAccessible>
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -199,6 +200,86 @@ private Q_SLOTS:
         QTest::keyClick(timeline, Qt::Key_Right, Qt::ControlModifier);
         QCOMPARE(w.selection()->current(), 4u);
         QAccessible::installUpdateHandler(nullptr);
+    }
+
+    // The ladder by keyboard alone on the bundled example: each step reads what the focused
+    // widget's accessible interface reports, as a screen reader would.
+    void keyboardLadder()
+    {
+        MainWindow w(MainWindow::Options { false });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        // 1. Open it (the File menu's dialog is the platform's; the test opens by the API).
+        QVERIFY(uitest::openAndWait(w, { QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) }));
+        const auto press = [&w](int key, Qt::KeyboardModifiers mods = {}) {
+            QWidget* target = QApplication::focusWidget() ? QApplication::focusWidget() : &w;
+            QTest::keyClick(target, static_cast<Qt::Key>(key), mods);
+            QCoreApplication::processEvents();
+        };
+        const auto focused = [] {
+            QAccessibleInterface* iface
+                = QAccessible::queryAccessibleInterface(QApplication::focusWidget());
+            return iface && iface->focusChild() ? iface->focusChild() : iface;
+        };
+        const auto focusedText = [&focused] {
+            QAccessibleTextInterface* text = focused()->textInterface();
+            return text ? text->text(0, text->characterCount()) : QString();
+        };
+
+        // 2. The recompile of scale: to the timeline (Ctrl+1), the next recompile (F6).
+        press(Qt::Key_1, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), w.timeline());
+        press(Qt::Key_F6);
+        QCOMPARE(focused()->text(QAccessible::Name), QStringLiteral("[3/1] scale ↻ recompile ok"));
+
+        // 3. The failed guard, in the Why tab (Ctrl+4), read as text.
+        press(Qt::Key_4, Qt::ControlModifier);
+        QCOMPARE(focused()->text(QAccessible::Name), QStringLiteral("Why this compile recompiled"));
+        QVERIFY2(focusedText().contains(
+                     QStringLiteral("failed guard: TENSOR_MATCH on L['x'] in the guards of [3/0]")),
+            qPrintable(focusedText()));
+
+        // 4. The graph break (F7), then its resume frame: Tab to the link, Enter.
+        press(Qt::Key_F7);
+        QVERIFY2(focusedText().contains(QStringLiteral("[1/0] broke the graph at example.py:31")),
+            qPrintable(focusedText()));
+        QString link;
+        for (int i = 0; i < 40 && link != QStringLiteral("[2/0]"); ++i) {
+            press(Qt::Key_Tab);
+            QAccessibleTextInterface* text = focused()->textInterface();
+            int start = 0, end = 0;
+            text->selection(0, &start, &end);
+            link = text->text(start, end);
+        }
+        QCOMPARE(link, QStringLiteral("[2/0]"));
+        press(Qt::Key_Return);
+        QVERIFY2(focusedText().contains(QStringLiteral(
+                     "[2/0] resumes after the graph break in [1/0] at example.py:31")),
+            qPrintable(focusedText()));
+
+        // 5. The top finding (Ctrl+3, Home, Enter): its compile is selected, its Why shown.
+        press(Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), w.findingsDock()->view());
+        press(Qt::Key_Home);
+        const QModelIndex top = w.findingsDock()->view()->model()->index(0, 0);
+        QCOMPARE(focused()->text(QAccessible::Name), top.data().toString());
+        QVERIFY2(top.data().toString().contains(QStringLiteral("error")),
+            qPrintable(top.data().toString()));
+        press(Qt::Key_Return);
+        QCOMPARE(w.inspector()->tabs()->currentIndex(), int(InspectorView::WhyIndex));
+        const uint32_t failing = w.selection()->current();
+        QVERIFY(failing != kNone);
+        QCOMPARE(w.trace()->compiles[failing].id.display(), std::string("[4/0]"));
+
+        // 6. The bug report (Ctrl+Shift+B) is on the clipboard.
+        QApplication::clipboard()->clear();
+        press(Qt::Key_B, Qt::ControlModifier | Qt::ShiftModifier);
+        const QString report = QApplication::clipboard()->text();
+        QVERIFY2(report.contains(QStringLiteral("[4/0]")), qPrintable(report.left(400)));
+        QVERIFY2(
+            report.contains(QStringLiteral("BackendCompilerFailed")), qPrintable(report.left(400)));
     }
 };
 
