@@ -15,11 +15,14 @@
 
 namespace dynascope::ui {
 
-QImage renderWidget(QWidget& widget)
+QImage renderWidget(QWidget& widget, qreal scale)
 {
-    QImage image(widget.size(), QImage::Format_ARGB32_Premultiplied);
+    QImage image(widget.size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
     image.fill(widget.palette().color(QPalette::Window));
-    widget.render(&image);
+    QPainter p(&image);
+    widget.render(&p);
+    p.end();
     return image;
 }
 
@@ -125,9 +128,10 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
     if (window.size() != request.size)
         window.resize(request.size);
     QApplication::processEvents();
-    QImage image = renderWidget(window);
-    if (image.size() != request.size)
-        image = image.copy(QRect(QPoint(0, 0), request.size));
+    QImage image = renderWidget(window, request.scale);
+    const QSize pixels = request.size * request.scale;
+    if (image.size() != pixels)
+        image = image.copy(QRect(QPoint(0, 0), pixels));
     if (!image.save(request.output, "PNG"))
         return fail(3, QStringLiteral("could not write the image %1").arg(request.output));
     return 0;

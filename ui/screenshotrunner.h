@@ -24,6 +24,7 @@ struct ScreenshotRequest {
     QString compare = {}; // a trace to compare the loaded one with (B), empty for none
     QString range = {}; // timeline range to show (timeline::parseTimeRange), empty for all
     QString tab = {}; // the inspector tab to show ("Kernels"), empty for the default
+    qreal scale = 1; // device pixels per window pixel: the PNG is size * scale (--scale 2)
     int timeoutMs = 10 * 60 * 1000;
     LoadOptions load = {}; // which run of a folder (--run)
 };
@@ -33,7 +34,8 @@ struct ScreenshotRequest {
 // image could not be written, 4: timeout) with a message in *error.
 int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString* error);
 
-// The widget as shown, rendered into an image of exactly its size in device-independent pixels.
-QImage renderWidget(QWidget& widget);
+// The widget as shown, rendered into an image of its size times `scale` in device pixels (device
+// pixel ratio `scale`: lines and text drawn at that resolution, not magnified).
+QImage renderWidget(QWidget& widget, qreal scale = 1);
 
 } // namespace dynascope::ui

@@ -77,6 +77,10 @@ int main(int argc, char* argv[])
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
         QStringLiteral("Window size, default 1600x1000."), QStringLiteral("WxH"),
         QStringLiteral("1600x1000"));
+    const QCommandLineOption scaleOpt(QStringLiteral("scale"),
+        QStringLiteral("With --screenshot: device pixels per window pixel, 1 to 4 (default 1); "
+                       "--scale 2 writes an image twice the --size, as a 2x screen shows it."),
+        QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption selectOpt(QStringLiteral("select"),
         QStringLiteral("Select a compile, e.g. \"[0/1]\" or 0/1 (exit code 2 if absent)."),
         QStringLiteral("COMPILE_ID"));
@@ -123,8 +127,9 @@ int main(int argc, char* argv[])
                        "after SECONDS, while it follows the trace live, then exit (with "
                        "--record, once the program has ended)."),
         QStringLiteral("SECONDS"));
-    parser.addOptions({ shotOpt, sizeOpt, selectOpt, tabOpt, rangeOpt, exampleOpt, recordOpt,
-        recordDirOpt, compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
+    parser.addOptions(
+        { shotOpt, sizeOpt, scaleOpt, selectOpt, tabOpt, rangeOpt, exampleOpt, recordOpt,
+            recordDirOpt, compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
     parser.process(app);
     const bool live = parser.isSet(recordOpt) || parser.isSet(followOpt);
     if (parser.isSet(recordOpt) && parser.isSet(followOpt)) {
@@ -177,6 +182,17 @@ int main(int argc, char* argv[])
                        .arg(parser.value(sizeOpt)));
         return 1;
     }
+    bool scaleOk = false;
+    const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
+    if (!scaleOk || scale < 1 || scale > 4) {
+        printError(QStringLiteral("--scale wants a number from 1 to 4, got \"%1\"")
+                       .arg(parser.value(scaleOpt)));
+        return 1;
+    }
+    if (parser.isSet(scaleOpt) && !parser.isSet(shotOpt)) {
+        printError(QStringLiteral("--scale goes with --screenshot"));
+        return 1;
+    }
     QStringList paths = parser.isSet(recordOpt) ? QStringList() : parser.positionalArguments();
     if (parser.isSet(exampleOpt)) {
         const QString example = exampleTracePath();
@@ -213,6 +229,7 @@ int main(int argc, char* argv[])
         request.load = loadChoice;
         request.output = parser.value(shotOpt);
         request.size = size;
+        request.scale = scale;
         request.select = select;
         request.tab = parser.value(tabOpt);
         request.range = range;

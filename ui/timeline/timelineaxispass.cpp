@@ -1,4 +1,5 @@
 #include "ui/timeline/timelineaxispass.h"
+#include "ui/timeline/timelineconstants.h"
 
 #include "ui/models/format.h"
 
@@ -16,7 +17,7 @@ void AxisPass::paint(QPainter& p, const PaintContext& ctx)
         return;
     const QPalette& pal = ctx.palette;
     p.fillRect(r, pal.color(QPalette::Window));
-    p.setPen(pal.color(QPalette::Mid));
+    p.setPen(hairline(pal.color(QPalette::Mid)));
     p.drawLine(r.bottomLeft(), r.bottomRight());
     paintTicks(p, ctx);
     paintFoldLabels(p, ctx);
@@ -67,7 +68,7 @@ void AxisPass::paintTicks(QPainter& p, const PaintContext& ctx)
     for (size_t i = 0; i < ticks.size(); ++i) {
         const double d = layout.folding().toDisplay(ticks[i]);
         const int x = ctx.areas().labelWidth + static_cast<int>(std::lround(ctx.viewport.xOf(d)));
-        p.setPen(grid);
+        p.setPen(hairline(grid));
         p.drawLine(x, r.bottom() - 6, x, r.bottom());
         p.setPen(text);
         p.drawText(QRect(x + 3, r.top(), labelPx + 40, r.height() - 4),
@@ -132,7 +133,7 @@ void AxisPass::paintCorner(QPainter& p, const PaintContext& ctx)
         : tr("%1 · view %2").arg(clock, formatDuration(view.span()));
     p.drawText(QRect(8, 0, lw - 12, r.height() - 4), Qt::AlignLeft | Qt::AlignBottom,
         fm.elidedText(corner, Qt::ElideRight, lw - 12));
-    p.setPen(pal.color(QPalette::Mid));
+    p.setPen(hairline(pal.color(QPalette::Mid)));
     p.drawLine(lw - 1, 0, lw - 1, ctx.areas().canvas.height());
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QColor>
+#include <QPen>
 #include <QString>
 
 #include <cstdint>
@@ -19,6 +20,13 @@ inline constexpr int kMarkerGlyphHalf = 8;
 inline constexpr double kEdgeMarginPx = 12.0;
 // A folded idle gap is drawn at least this wide (pixels), so its break mark shows at any zoom.
 inline constexpr double kMinFoldPx = 8.0;
+
+// A hairline: one device pixel wide at any device pixel ratio (a cosmetic pen), for separators
+// and ticks. A plain QPen(colour) is one logical pixel wide: two device pixels on a 2x screen.
+inline QPen hairline(const QColor& c, Qt::PenStyle style = Qt::SolidLine)
+{
+    return QPen(c, 0, style);
+}
 
 // Black or white text, whichever reads on `c`.
 inline QColor textOn(const QColor& c)

@@ -1,4 +1,5 @@
 #include "ui/timeline/timelinefoldspass.h"
+#include "ui/timeline/timelineconstants.h"
 
 #include <QPainter>
 
@@ -24,7 +25,7 @@ void FoldsPass::paint(QPainter& p, const PaintContext& ctx)
             QPoint(x0 + static_cast<int>(std::ceil(cf.x1)) - 1, lanes.bottom()));
         p.fillRect(band, pal.color(QPalette::Window));
         p.fillRect(band, QBrush(hot ? pal.color(QPalette::Highlight) : line, Qt::BDiagPattern));
-        p.setPen(QPen(line, 1, Qt::DashLine));
+        p.setPen(hairline(line, Qt::DashLine));
         p.drawLine(band.topLeft(), band.bottomLeft());
         p.drawLine(band.topRight(), band.bottomRight());
     }

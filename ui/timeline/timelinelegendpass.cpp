@@ -1,4 +1,5 @@
 #include "ui/timeline/timelinelegendpass.h"
+#include "ui/timeline/timelineconstants.h"
 
 #include "ui/models/statusstyle.h"
 
@@ -97,7 +98,7 @@ void LegendPass::paint(QPainter& p, const PaintContext& ctx)
         return;
     const QPalette& pal = ctx.palette;
     p.fillRect(r, pal.color(QPalette::Window));
-    p.setPen(pal.color(QPalette::Mid));
+    p.setPen(hairline(pal.color(QPalette::Mid)));
     p.drawLine(r.topLeft(), r.topRight());
     const QFont small = smallFont(ctx.font());
     p.setFont(small);

@@ -18,7 +18,7 @@ void MarkersPass::paint(QPainter& p, const PaintContext& ctx)
     const QPalette& pal = ctx.palette;
     const QColor base = pal.color(QPalette::AlternateBase);
     p.fillRect(r, base);
-    p.setPen(pal.color(QPalette::Mid));
+    p.setPen(hairline(pal.color(QPalette::Mid)));
     p.drawLine(r.bottomLeft(), r.bottomRight());
     p.setPen(pal.color(QPalette::PlaceholderText));
     p.setFont(ctx.font());

@@ -1,4 +1,5 @@
 #include "ui/timeline/timelinerangepass.h"
+#include "ui/timeline/timelineconstants.h"
 
 #include <QPainter>
 
@@ -83,7 +84,7 @@ void RangePass::paint(QPainter& p, const PaintContext& ctx)
     QColor shade = pal.color(QPalette::Highlight);
     shade.setAlpha(50);
     p.fillRect(QRect(QPoint(xa, top), QPoint(std::max(xa, xb - 1), bottom)), shade);
-    p.setPen(pal.color(QPalette::Highlight));
+    p.setPen(hairline(pal.color(QPalette::Highlight)));
     p.drawLine(xa, top, xa, bottom);
     p.drawLine(xb, top, xb, bottom);
 

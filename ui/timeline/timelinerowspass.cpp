@@ -51,7 +51,7 @@ void RowsPass::paint(QPainter& p, const PaintContext& ctx)
         }
         if (row.kind == Row::Kind::Rank) {
             p.fillRect(rr, pal.color(QPalette::Window));
-            p.setPen(pal.color(QPalette::Mid));
+            p.setPen(hairline(pal.color(QPalette::Mid)));
             p.drawLine(rr.topLeft(), rr.topRight());
             QFont bold = ctx.font();
             bold.setBold(true);
