@@ -45,7 +45,7 @@ case "$preset" in
     ;;
   fuzz)
     cmake --preset fuzz >/dev/null
-    cmake --build --preset fuzz -j "$jobs" --target fuzz_loader fuzz_replay dynascope-fixtures
+    cmake --build --preset fuzz -j "$jobs" --target fuzz_loader fuzz_guards fuzz_replay dynascope-fixtures
     ctest --preset fuzz -L fuzz "$@"
     ;;
   *)
