@@ -49,7 +49,9 @@ void SpansPass::paint(QPainter& p, const PaintContext& ctx)
             QString label;
             if (s.phase < 0) {
                 fill = fillOn(statusStyle(c.status).color, base);
-                label = qs(c.id.display());
+                // The status glyph before the id ("↻ [3/1]", "⚡ [1/0]"): colour is never the
+                // only sign of a status.
+                label = compileStyle(c).glyph + QLatin1Char(' ') + qs(c.id.display());
             } else {
                 const PhaseSpan& ph = c.phases[static_cast<size_t>(s.phase)];
                 fill = phaseGroupStyle(s.group).color;
@@ -76,8 +78,13 @@ void SpansPass::paint(QPainter& p, const PaintContext& ctx)
             } else if (lane && sr.width() > m2.horizontalAdvance(QStringLiteral("…")) + 4) {
                 p.setFont(f2);
                 p.setPen(textOn(fill));
-                p.drawText(
-                    sr, Qt::AlignCenter, m2.elidedText(label, Qt::ElideRight, sr.width() - 2));
+                QString shown = m2.elidedText(label, Qt::ElideRight, sr.width() - 2);
+                // Too narrow for the id: the status glyph alone, when it fits.
+                const QString glyph = compileStyle(c).glyph;
+                if (s.phase < 0 && shown.size() <= glyph.size() + 2
+                    && m2.horizontalAdvance(glyph) + 2 <= sr.width())
+                    shown = glyph;
+                p.drawText(sr, Qt::AlignCenter, shown);
             }
         }
     }
