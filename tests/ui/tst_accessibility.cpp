@@ -5,6 +5,7 @@
 #include "ui/findingsdock.h"
 #include "ui/inspector/whyview.h"
 #include "ui/inspectorview.h"
+#include "ui/mainactions.h"
 #include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
 
@@ -41,6 +42,10 @@ bool interactive(const QWidget* w)
     // QMainWindow keeps a spare tab bar for dock groups, empty: it has no tab to reach. A tab
     // bar's name is its current tab's text (the dock's title).
     if (auto* tabs = qobject_cast<const QTabBar*>(w); tabs && tabs->count() == 0)
+        return false;
+    // A line edit's clear button (setClearButtonEnabled) is Qt's, never focused: the keyboard
+    // clears the text itself.
+    if (qobject_cast<const QAbstractButton*>(w) && qobject_cast<const QLineEdit*>(w->parent()))
         return false;
     if (qobject_cast<const QDockWidget*>(w) || qobject_cast<const QTabWidget*>(w)
         || qobject_cast<const QTabBar*>(w) || qobject_cast<const QAbstractItemView*>(w)
@@ -280,6 +285,18 @@ private Q_SLOTS:
         QVERIFY2(report.contains(QStringLiteral("[4/0]")), qPrintable(report.left(400)));
         QVERIFY2(
             report.contains(QStringLiteral("BackendCompilerFailed")), qPrintable(report.left(400)));
+
+        // Every key the ladder used is listed in the F1 dialog.
+        QStringList listed;
+        for (const ShortcutEntry& e : MainActions::shortcutEntries(&w))
+            listed << e.action + QStringLiteral(" = ") + e.keys;
+        for (const QString& entry : { QStringLiteral("Timeline = Ctrl+1"),
+                 QStringLiteral("Findings = Ctrl+3"), QStringLiteral("Why Tab = Ctrl+4"),
+                 QStringLiteral("Next Recompile = F6"), QStringLiteral("Next Graph Break = F7"),
+                 QStringLiteral("Copy as Bug Report = Ctrl+Shift+B"),
+                 QStringLiteral("Select the next / previous compile of the lane = Ctrl+Right / "
+                                "Ctrl+Left") })
+            QVERIFY2(listed.contains(entry), qPrintable(entry));
     }
 };
 
