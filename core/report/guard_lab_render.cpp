@@ -140,6 +140,86 @@ std::string guardLabJson(
     return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+// "torch.float32" -> "f32", as people type it.
+std::string shortDtype(std::string_view dtype)
+{
+    static constexpr std::pair<std::string_view, std::string_view> kShort[] = {
+        { "float32", "f32" },
+        { "float64", "f64" },
+        { "float16", "f16" },
+        { "bfloat16", "bf16" },
+        { "int64", "i64" },
+        { "int32", "i32" },
+        { "int16", "i16" },
+        { "int8", "i8" },
+        { "uint8", "u8" },
+        { "bool", "bool" },
+        { "complex64", "c64" },
+    };
+    if (dtype.starts_with("torch."))
+        dtype.remove_prefix(6);
+    for (const auto& [name, shortName] : kShort)
+        if (dtype == name)
+            return std::string(shortName);
+    return std::string(dtype);
+}
+
+} // namespace
+
+std::string recordedInputDescription(const Trace& trace, uint32_t compile)
+{
+    if (compile >= trace.compiles.size())
+        return {};
+    const Compile& c = trace.compiles[compile];
+    const GuardTree* tree = c.guards ? c.guards.get() : nullptr;
+    if (!tree)
+        return {};
+    // The sizes symbols were created with, in order, for the dimensions a guard leaves open.
+    std::vector<std::string> symbolValues;
+    for (const ShapeEvent& e : c.shapeEvents)
+        if (e.kind == "create_symbol" && !e.value.empty())
+            symbolValues.push_back(e.value);
+    size_t nextSymbol = 0;
+    std::vector<std::string> parts;
+    for (const GuardNode& n : tree->nodes) {
+        if (n.kind != "TENSOR_MATCH")
+            continue;
+        const GuardExpr e = GuardExpr::parse(guardExprCore(n.expr));
+        if (!e.ok() || e.nodes[size_t(e.root)].op != GuardExprNode::Op::Call)
+            continue;
+        const GuardExprNode& call = e.nodes[size_t(e.root)];
+        if (call.kids.size() < 5)
+            continue;
+        // check_tensor(L['x'], Tensor, DispatchKeySet(...), torch.float32, device=..., size=[...])
+        const std::string source = e.sourcePath(call.kids[1]);
+        if (!source.starts_with("L['") || !source.ends_with("']") || source.size() < 6)
+            continue;
+        std::string name = source.substr(3, source.size() - 5);
+        std::string dtype = shortDtype(e.spanText(call.kids[4]));
+        std::string sizes;
+        for (size_t k = 5; k < call.kids.size(); ++k) {
+            const GuardExprNode& kw = e.nodes[size_t(call.kids[k])];
+            if (kw.op != GuardExprNode::Op::Keyword || kw.text != "size" || kw.kids.empty())
+                continue;
+            const GuardExprNode& list = e.nodes[size_t(kw.kids[0])];
+            for (int item : list.kids) {
+                const GuardExprNode& d = e.nodes[size_t(item)];
+                std::string v = d.op == GuardExprNode::Op::Int ? std::to_string(d.i)
+                    : nextSymbol < symbolValues.size()         ? symbolValues[nextSymbol++]
+                                                               : std::string("2");
+                sizes += (sizes.empty() ? "" : ", ") + v;
+            }
+        }
+        parts.push_back(name + ": " + dtype + "[" + sizes + "]");
+    }
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : "; ") + p;
+    return out;
+}
+
 std::optional<std::string> askGuardLab(const Trace& trace, const std::string& frameKey,
     const std::vector<std::string>& inputs, bool json, std::string& error)
 {

@@ -1,5 +1,6 @@
 #include "ui/inspector/guardstab.h"
 
+#include "ui/inspector/whatifpanel.h"
 #include "ui/models/format.h"
 #include "ui/models/guardtreemodel.h"
 #include "ui/models/itemroles.h"
@@ -82,11 +83,14 @@ GuardsTab::GuardsTab(QWidget* parent)
     ll->setContentsMargins(0, 0, 0, 0);
     ll->addWidget(m_shapeCaption);
     ll->addWidget(m_shapeView, 1);
+    m_whatIf = new WhatIfPanel;
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(upper);
     split->addWidget(lower);
+    split->addWidget(m_whatIf);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -117,6 +121,7 @@ GuardsTab::GuardsTab(QWidget* parent)
 void GuardsTab::setTrace(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
+    m_whatIf->setTrace(m_trace);
     showCompile(kNone);
 }
 
@@ -125,6 +130,7 @@ void GuardsTab::showCompile(uint32_t ci)
     m_compile = ci;
     m_chooser->clear();
     m_shapes->setCompile(m_trace, ci);
+    m_whatIf->showCompile(ci);
     if (!m_trace || ci >= m_trace->compiles.size()) {
         m_model->setCompile(nullptr, kNone);
         m_caption->clear();

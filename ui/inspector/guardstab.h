@@ -2,7 +2,8 @@
 // filter, and its shape guards and specialisations with the user line behind each. For a
 // recompile it opens on the guards of the earlier compile whose guard failed, with that guard
 // highlighted and expanded to: that is the guard the reader came for. A chooser switches between
-// the compile's own guards and each earlier compile a reason names.
+// the compile's own guards and each earlier compile a reason names. Below, the guard lab's What
+// if section (whatifpanel.h).
 #pragma once
 
 #include "core/model/trace.h"
@@ -21,6 +22,7 @@ namespace dynascope::ui {
 
 class GuardTreeModel;
 class ShapeEventModel;
+class WhatIfPanel;
 
 class GuardsTab : public QWidget {
     Q_OBJECT
@@ -40,6 +42,7 @@ public:
     QLabel* caption() const { return m_caption; }
     ShapeEventModel* shapeModel() const { return m_shapes; }
     QTreeView* shapeView() const { return m_shapeView; }
+    WhatIfPanel* whatIf() const { return m_whatIf; }
 
 Q_SIGNALS:
     void sourceRequested(const QString& file, qint64 line);
@@ -60,6 +63,7 @@ private:
     ShapeEventModel* m_shapes;
     QTreeView* m_shapeView;
     QLabel* m_shapeCaption;
+    WhatIfPanel* m_whatIf;
 };
 
 } // namespace dynascope::ui
