@@ -287,11 +287,12 @@ struct Lab {
     std::map<std::string, RecordedTensor> recordedTensors; // by source, newest entry
     std::optional<GlobalState> recordedGlobal;
 
-    Lab(const Trace& t, uint32_t frame)
+    Lab(const Trace& t, uint32_t frame, size_t firstCompiles = SIZE_MAX)
         : trace(t)
     {
         const Frame& f = t.frames[frame];
-        for (auto it = f.compiles.rbegin(); it != f.compiles.rend(); ++it) {
+        const size_t n = std::min(firstCompiles, f.compiles.size());
+        for (auto it = f.compiles.rend() - std::ptrdiff_t(n); it != f.compiles.rend(); ++it) {
             const Compile& c = t.compiles[*it];
             if (c.guards.get() && c.guards->guardCount() > 0)
                 entries.push_back(prepare(c));
@@ -767,11 +768,12 @@ struct Lab {
 
 } // namespace
 
-GuardLabAnswer evaluateGuards(const Trace& trace, uint32_t frame, const GuardInput& input)
+GuardLabAnswer evaluateGuards(
+    const Trace& trace, uint32_t frame, const GuardInput& input, size_t firstCompiles)
 {
     if (frame >= trace.frames.size())
         return {};
-    Lab lab(trace, frame);
+    Lab lab(trace, frame, firstCompiles);
     return lab.answer(input);
 }
 

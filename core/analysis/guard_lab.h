@@ -7,6 +7,7 @@
 
 #include "core/analysis/guard_input.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -51,7 +52,10 @@ struct GuardLabAnswer {
 };
 
 // One guard tree against the input (prefill from `recorded`, the newest entry's tree).
-GuardLabAnswer evaluateGuards(const Trace& trace, uint32_t frame, const GuardInput& input);
+// `firstCompiles`: the cache as it stood after the frame's first N compiles (file order), for a
+// question asked at that moment of the run (a probe); all of them by default.
+GuardLabAnswer evaluateGuards(
+    const Trace& trace, uint32_t frame, const GuardInput& input, size_t firstCompiles = SIZE_MAX);
 
 struct RangeRow {
     int64_t lo = 0, hi = 0; // sizes with the same verdict

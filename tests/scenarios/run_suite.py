@@ -86,6 +86,7 @@ SCENARIOS = {
     "guard_requires_grad": spec("guard_requires_grad.py"),
     "guard_training_flag": spec("guard_training_flag.py"),
     "guard_global": spec("guard_global.py"),
+    "guard_lab_probes": spec("guard_lab_probes.py"),
     "recompile_limit": spec("recompile_limit.py"),
     "reset_ids": spec("reset_ids.py"),
     "transformer_block": spec("transformer_block.py"),

@@ -1,0 +1,68 @@
+// The guard lab against PyTorch itself: guard_lab_probes (programs/guard_lab_probes.py) called
+// its compiled functions with 41 probe inputs and recorded, for each, whether PyTorch compiled
+// again and how many compiles the frame had before. For every probe the lab is asked the same
+// question, in the same words, on the cache as it stood then (the frame's first N compiles of
+// the trace), and its verdict must be PyTorch's decision: recompiles, or reuses an entry. Runs on
+// every recording (the committed 2.13 and 2.14.1 ones, the live stage's).
+#include "scenario_suite.h"
+
+#include "core/analysis/guard_lab.h"
+#include "core/model/trace.h"
+
+#include <QtTest>
+
+using namespace dynascope;
+using namespace scenarios;
+
+class TestGuardProbes : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (optionalSuiteAbsent())
+            QSKIP("the recording is not on this machine");
+        if (!scenarioNames().contains(u"guard_lab_probes"_qs))
+            QSKIP("this recording has no guard_lab_probes scenario (recorded before it existed)");
+    }
+
+    void everyProbeAgreesWithPyTorch()
+    {
+        const Scenario s = loadScenario(u"guard_lab_probes"_qs);
+        QVERIFY(s.trace);
+        const QJsonArray probes = s.facts[u"probes"_qs].toArray();
+        QVERIFY2(probes.size() >= 40, "the program makes at least 40 probes");
+        int agree = 0, recompiles = 0;
+        QStringList table;
+        for (const QJsonValue& v : probes) {
+            const QJsonObject p = v.toObject();
+            const std::string function = str(s.function(p[u"function"_qs].toString())[u"name"_qs]);
+            const std::string text = str(p[u"input"_qs]);
+            const bool recompiled = p[u"recompiled"_qs].toBool();
+            const auto before = size_t(p[u"entries_before"_qs].toInteger());
+            std::string error;
+            const auto frame = findGuardFrame(*s.trace, function, error);
+            QVERIFY2(frame, error.c_str());
+            GuardInput input;
+            QVERIFY2(parseGuardInput(text, input, error), (text + ": " + error).c_str());
+            const GuardLabAnswer a = evaluateGuards(*s.trace, *frame, input, before);
+            table << QStringLiteral("%1 | %2 | %3 | %4")
+                         .arg(QString::fromStdString(function), QString::fromStdString(text),
+                             recompiled ? u"recompiled"_qs : u"reused"_qs,
+                             QString::fromStdString(a.verdict));
+            const bool ok = a.known && a.recompiles == recompiled
+                && (recompiled || (a.reused && *a.reused < a.entries.size()));
+            agree += ok;
+            recompiles += recompiled;
+            if (!ok)
+                qWarning("disagrees: %s after %zu compiles: PyTorch %s, Dynascope '%s'",
+                    (function + " " + text).c_str(), before, recompiled ? "recompiled" : "reused",
+                    a.verdict.c_str());
+        }
+        qInfo("%s", qPrintable(table.join(u'\n')));
+        QCOMPARE(agree, int(probes.size()));
+        QVERIFY(recompiles > 10 && recompiles < probes.size() - 10); // both outcomes probed
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGuardProbes)
+#include "tst_guardprobes.moc"
