@@ -87,7 +87,8 @@ echo "run-pytorch-suite: recorded in $((SECONDS - rec_start)) s"
 
 # The same assertions as on the committed logs, and tlparse on the same files.
 if [ ! -x build/bin/tst_scenarios ] || [ ! -x build/bin/tst_tlparse ] \
-  || [ ! -x build/bin/tst_scenario_logs ] || [ ! -x build/bin/tst_findings ]; then
+  || [ ! -x build/bin/tst_scenario_logs ] || [ ! -x build/bin/tst_findings ] \
+  || [ ! -x build/bin/tst_guardprobes ]; then
   bash scripts/build.sh
 fi
 export DYNASCOPE_SCENARIOS_DIR=$out DYNASCOPE_TLPARSE=$venv/bin/tlparse
@@ -96,6 +97,8 @@ build/bin/tst_tlparse || rc=1
 build/bin/tst_scenario_logs || rc=1
 # The findings of each fresh run name what its program was written to show, and nothing else.
 build/bin/tst_findings || rc=1
+# The guard lab's verdict on each probe of guard_lab_probes against what this PyTorch did.
+build/bin/tst_guardprobes || rc=1
 # record and probe of real programs (tests/run/tst_probe_live: about two minutes).
 [ -x build/bin/tst_probe_live ] || bash scripts/build.sh
 DYNASCOPE_TORCH_PYTHON=$py DYNASCOPE_TORCH_VERSION=$version build/bin/tst_probe_live || rc=1
