@@ -15,8 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     const size_t nl = bytes.find('\n');
     const std::string_view description = bytes.substr(0, nl);
-    const std::string_view expression
-        = nl == std::string_view::npos ? bytes : bytes.substr(nl + 1);
+    const std::string_view expression = nl == std::string_view::npos ? bytes : bytes.substr(nl + 1);
     dynascope::GuardInput input;
     std::string error;
     (void)dynascope::parseGuardInput(description, input, error);
@@ -29,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             static constexpr int64_t kValues[] = { 3, 0, -1, INT64_MAX, 1024 };
             return dynascope::GuardValue::integer(kValues[(path.size() + n++) % 5]);
         });
-        (void)e.evaluate([](const std::string& path) { return dynascope::GuardValue::unknown(path); });
+        (void)e.evaluate(
+            [](const std::string& path) { return dynascope::GuardValue::unknown(path); });
     }
     (void)dynascope::guardExprCore(expression);
     return 0;
