@@ -244,6 +244,27 @@ struct PreparedEntry {
     std::map<std::pair<std::string, std::string>, std::string> bySource; // (kind, source) -> expr
 };
 
+// torch._dynamo.config.recompile_limit (cache_size_limit before PyTorch 2.6) as the compile's
+// metrics carry it: compilation_metrics.dynamo_config, a JSON text inside the JSON, where the
+// key reads \"recompile_limit\": 4. nullopt when the compile does not say.
+std::optional<int> recompileLimitOf(const Compile& c)
+{
+    if (c.metricsJson.empty())
+        return std::nullopt;
+    const std::string text = c.metricsJson.text();
+    for (std::string_view key : { "\\\"recompile_limit\\\": ", "\\\"cache_size_limit\\\": " }) {
+        const size_t at = text.find(key);
+        if (at == std::string::npos)
+            continue;
+        int v = 0;
+        const char* begin = text.data() + at + key.size();
+        const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), v);
+        if (ec == std::errc() && end != begin && v > 0)
+            return v;
+    }
+    return std::nullopt;
+}
+
 PreparedEntry prepare(const Compile& c)
 {
     PreparedEntry p;
@@ -286,6 +307,7 @@ struct Lab {
     std::map<std::string, GuardValue> recordedFacts; // path -> value, from the newest entry
     std::map<std::string, RecordedTensor> recordedTensors; // by source, newest entry
     std::optional<GlobalState> recordedGlobal;
+    int recompileLimit = 8; // PyTorch's default, unless the newest entry's metrics say
 
     Lab(const Trace& t, uint32_t frame, size_t firstCompiles = SIZE_MAX)
         : trace(t)
@@ -299,6 +321,8 @@ struct Lab {
         }
         if (entries.empty())
             return;
+        if (const auto limit = recompileLimitOf(t.compiles[entries.front().compile]))
+            recompileLimit = *limit;
         // The recorded call: what the newest entry's guards say its inputs were.
         for (const auto& g : entries.front().guards) {
             if (g.tensor)
@@ -717,6 +741,7 @@ struct Lab {
         }
         out.known = pendingUnknown.empty();
         out.recompiles = !out.reused && out.known;
+        out.recompileLimit = recompileLimit;
         out.entriesLeft = std::max(0, out.recompileLimit - int(entries.size()));
         if (entries.empty())
             out.verdict = "no cache entries: the frame logged no guards";

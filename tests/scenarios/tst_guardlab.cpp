@@ -205,6 +205,27 @@ private Q_SLOTS:
         QCOMPARE(verdict(example, u"scale"_qs, "x: f32[32, 128] cuda").substr(0, 10), "recompiles");
     }
 
+    // The recompile limit as the trace's dynamo_config says it: recompile_limit set it to 4 and
+    // compiled `shift` 4 times, so one more value runs in eager (facts: recompile_limit 4);
+    // guard_dtype kept PyTorch's default, 8.
+    void recompileLimitFromTheTrace()
+    {
+        const auto limited = scenarios::loadScenario(u"recompile_limit"_qs);
+        QCOMPARE(limited.expect()[u"recompile_limit"_qs].toInt(), 4);
+        GuardInput in;
+        std::string error;
+        QVERIFY(parseGuardInput("k: 99", in, error));
+        const GuardLabAnswer a = evaluateGuards(*limited.trace, frameOf(limited, u"shift"_qs), in);
+        QCOMPARE(a.recompileLimit, 4);
+        QCOMPARE(a.entriesLeft, 0);
+        QCOMPARE(a.verdict,
+            std::string("recompiles: no entry matches and the frame is at its recompile limit "
+                        "(4): it runs in eager"));
+        const auto dtype = scenarios::loadScenario(u"guard_dtype"_qs);
+        QVERIFY(parseGuardInput("x: f16[8, 4]", in = {}, error));
+        QCOMPARE(evaluateGuards(*dtype.trace, frameOf(dtype, u"scale"_qs), in).recompileLimit, 8);
+    }
+
     void ranges()
     {
         const auto stat = scenarios::loadScenario(u"dynamic_false"_qs);
