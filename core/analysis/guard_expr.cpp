@@ -339,34 +339,28 @@ private:
 
     int disjunction(int depth)
     {
-        if (deep(depth))
-            return -1;
-        const uint32_t begin = tok_.begin;
-        int a = conjunction(depth + 1);
-        if (!isWord("or"))
-            return a;
-        std::vector<int> kids { a };
-        while (isWord("or") && out_.error.empty()) {
-            consume();
-            kids.push_back(conjunction(depth + 1));
-        }
-        return finish(make(GuardExprNode::Op::Or, begin, std::move(kids)));
+        return chain(depth, "or", GuardExprNode::Op::Or, &Parser::conjunction);
+    }
+    int conjunction(int depth)
+    {
+        return chain(depth, "and", GuardExprNode::Op::And, &Parser::negation);
     }
 
-    int conjunction(int depth)
+    // `operand (WORD operand)*`: one node of `op` over the operands, or the lone operand.
+    int chain(int depth, std::string_view word, GuardExprNode::Op op, int (Parser::*operand)(int))
     {
         if (deep(depth))
             return -1;
         const uint32_t begin = tok_.begin;
-        int a = negation(depth + 1);
-        if (!isWord("and"))
+        int a = (this->*operand)(depth + 1);
+        if (!isWord(word))
             return a;
         std::vector<int> kids { a };
-        while (isWord("and") && out_.error.empty()) {
+        while (isWord(word) && out_.error.empty()) {
             consume();
-            kids.push_back(negation(depth + 1));
+            kids.push_back((this->*operand)(depth + 1));
         }
-        return finish(make(GuardExprNode::Op::And, begin, std::move(kids)));
+        return finish(make(op, begin, std::move(kids)));
     }
 
     int negation(int depth)

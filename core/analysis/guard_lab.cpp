@@ -860,6 +860,52 @@ RangeAnswer evaluateRange(const Trace& trace, uint32_t frame, const GuardInput& 
     return out;
 }
 
+std::string recordedInputDescription(const Trace& trace, uint32_t compile)
+{
+    if (compile >= trace.compiles.size() || !trace.compiles[compile].guards.get())
+        return {};
+    const Compile& c = trace.compiles[compile];
+    // "float32" -> "f32", as people type it.
+    static constexpr std::pair<std::string_view, std::string_view> kShort[] = {
+        { "float32", "f32" },
+        { "float64", "f64" },
+        { "float16", "f16" },
+        { "bfloat16", "bf16" },
+        { "int64", "i64" },
+        { "int32", "i32" },
+        { "int16", "i16" },
+        { "int8", "i8" },
+        { "uint8", "u8" },
+        { "complex64", "c64" },
+    };
+    // The sizes symbols were created with, in order, for the dimensions a guard leaves open.
+    std::vector<std::string> symbolValues;
+    for (const ShapeEvent& e : c.shapeEvents)
+        if (e.kind == "create_symbol" && !e.value.empty())
+            symbolValues.push_back(e.value);
+    size_t nextSymbol = 0;
+    std::string out;
+    for (const PreparedGuard& g : prepare(c).guards) {
+        const auto& t = g.tensor;
+        if (!t || !t->source.starts_with("L['") || !t->source.ends_with("']")
+            || t->source.size() < 6)
+            continue;
+        std::string dtype = t->dtype;
+        for (const auto& [name, shortName] : kShort)
+            if (dtype == name)
+                dtype = shortName;
+        std::string sizes;
+        for (const auto& d : t->sizes)
+            sizes += (sizes.empty() ? "" : ", ")
+                + (d                                       ? std::to_string(*d)
+                        : nextSymbol < symbolValues.size() ? symbolValues[nextSymbol++]
+                                                           : std::string("2"));
+        out += (out.empty() ? "" : "; ") + t->source.substr(3, t->source.size() - 5) + ": " + dtype
+            + "[" + sizes + "]";
+    }
+    return out;
+}
+
 std::optional<uint32_t> findGuardFrame(
     const Trace& trace, const std::string& key, std::string& error)
 {

@@ -67,6 +67,12 @@ struct RangeAnswer {
 };
 RangeAnswer evaluateRange(const Trace& trace, uint32_t frame, const GuardInput& input);
 
+// The call a compile was made for, as a description to start from (the What if section's
+// first text): each local tensor its TENSOR_MATCH guard names, "x: f32[32, 128]", a dynamic
+// dimension (which the guard leaves open) as the size its symbol was created with, else 2.
+// "" when the compile has no tensor guards.
+std::string recordedInputDescription(const Trace& trace, uint32_t compile);
+
 // The frame named by NAME (code name), [N] or N (frame id), or #INDEX; kNone-like npos if none.
 std::optional<uint32_t> findGuardFrame(
     const Trace& trace, const std::string& key, std::string& error);

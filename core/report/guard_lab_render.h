@@ -29,10 +29,4 @@ std::string guardLabJson(const GuardLabQuestion& q, const GuardLabAnswer& answer
 std::optional<std::string> askGuardLab(const Trace& trace, const std::string& frameKey,
     const std::vector<std::string>& inputs, bool json, std::string& error);
 
-// The call a compile was made for, as a description to start from: each local tensor its
-// TENSOR_MATCH guards ("x: f32[32, 128]"; a dynamic dimension, which the guard leaves open, as
-// the size its symbol was created with, else 2), then grad mode when a GLOBAL_STATE guard holds
-// it off. "" when the compile has no guards of those kinds.
-std::string recordedInputDescription(const Trace& trace, uint32_t compile);
-
 } // namespace dynascope

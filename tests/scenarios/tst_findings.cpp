@@ -41,6 +41,23 @@ const Finding* byRule(const std::vector<Finding>& fs, const std::string& rule)
     return nullptr;
 }
 
+// One record of frame 0 as PyTorch writes it, for traces written by hand: compile
+// `compile`'s record `body`, its payload on the next line when there is one.
+std::string handRecord(int compile, const std::string& body, const std::string& payload = {})
+{
+    std::string s = "V1202 10:00:0" + std::to_string(compile)
+        + ".000000 7 torch/_dynamo/convert_frame.py:1] {" + body
+        + ", \"frame_id\": 0, \"frame_compile_id\": " + std::to_string(compile) + ", \"attempt\": 0"
+        + (payload.empty() ? "" : ", \"has_payload\": \"0\"") + "}\n";
+    if (!payload.empty())
+        s += "\t" + payload + "\n";
+    return s;
+}
+
+// The dynamo_start of `f` (t.py:3) the hand-written traces begin each compile with.
+const std::string kHandStart
+    = "\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": \"f\", \"filename\": 0}]}";
+
 } // namespace
 
 class TestFindings : public QObject {
@@ -343,17 +360,6 @@ private Q_SLOTS:
     // recompile that traced no tensor operation, a compile with 1,500 guards.
     void rulesOnAHandWrittenTrace()
     {
-        auto rec = [](int compile, const std::string& body, const std::string& payload = {}) {
-            std::string s = "V1202 10:00:0" + std::to_string(compile)
-                + ".000000 7 torch/_dynamo/convert_frame.py:1] {" + body
-                + ", \"frame_id\": 0, \"frame_compile_id\": " + std::to_string(compile)
-                + ", \"attempt\": 0" + (payload.empty() ? "" : ", \"has_payload\": \"0\"") + "}\n";
-            if (!payload.empty())
-                s += "\t" + payload + "\n";
-            return s;
-        };
-        const std::string start = "\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": "
-                                  "\"f\", \"filename\": 0}]}";
         auto metrics = [](int guards, int ops) {
             return "\"compilation_metrics\": {\"co_name\": \"f\", \"co_filename\": \"t.py\", "
                    "\"co_firstlineno\": 3, \"guard_count\": "
@@ -361,14 +367,15 @@ private Q_SLOTS:
         };
         const std::string text = "V1202 10:00:00.000000 7 torch/_dynamo/convert_frame.py:1] "
                                  "{\"str\": [\"t.py\", 0]}\n"
-            + rec(0, start)
-            + rec(0,
+            + handRecord(0, kHandStart)
+            + handRecord(0,
                 "\"create_symbol\": {\"symbol\": \"s0\", \"val\": 8, \"source\": "
                 "\"L['x'].size()[0]\"}")
-            + rec(0, metrics(1500, 4)) + rec(1, start)
-            + rec(1, "\"artifact\": {\"name\": \"recompile_reasons\", \"encoding\": \"json\"}",
+            + handRecord(0, metrics(1500, 4)) + handRecord(1, kHandStart)
+            + handRecord(1,
+                "\"artifact\": {\"name\": \"recompile_reasons\", \"encoding\": \"json\"}",
                 "[\"0/0: L['x'].size()[0] <= 16\"]")
-            + rec(1, metrics(20, 0));
+            + handRecord(1, metrics(20, 0));
         std::string error;
         auto t = buildFile({ "hand.log", InputBuffer::fromBytes(text, ~0ull, error), {}, {} });
         QCOMPARE(t->compiles.size(), size_t(2));
@@ -393,14 +400,6 @@ private Q_SLOTS:
     // make one finding; the backward's reason another, said to be the backward's.
     void cudagraphsSkipped()
     {
-        auto rec = [](int compile, const std::string& body) {
-            return "V1202 10:00:0" + std::to_string(compile)
-                + ".000000 7 torch/_dynamo/convert_frame.py:1] {" + body
-                + ", \"frame_id\": 0, \"frame_compile_id\": " + std::to_string(compile)
-                + ", \"attempt\": 0}\n";
-        };
-        const std::string start = "\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": "
-                                  "\"f\", \"filename\": 0}]}";
         const std::string mutated = "skipping cudagraphs due to mutated inputs (1 instances). "
                                     "Found from : \\n   File \\\"t.py\\\", line 4, in f\\n    "
                                     "x.add_(1)\\n";
@@ -411,8 +410,9 @@ private Q_SLOTS:
         };
         const std::string text = "V1202 10:00:00.000000 7 torch/_dynamo/convert_frame.py:1] "
                                  "{\"str\": [\"t.py\", 0]}\n"
-            + rec(0, start) + rec(0, metrics(mutated)) + rec(1, start) + rec(1, metrics(mutated))
-            + rec(1,
+            + handRecord(0, kHandStart) + handRecord(0, metrics(mutated))
+            + handRecord(1, kHandStart) + handRecord(1, metrics(mutated))
+            + handRecord(1,
                 "\"bwd_compilation_metrics\": {\"cudagraph_skip_reason\": \"skipping "
                 "cudagraphs due to cpu device (arg3_1)\"}");
         std::string error;
@@ -450,14 +450,6 @@ private Q_SLOTS:
     // finding naming its three compiles, not three with the same numbers.
     void guardCostOncePerFrame()
     {
-        auto rec = [](int compile, const std::string& body) {
-            return "V1202 10:00:0" + std::to_string(compile)
-                + ".000000 7 torch/_dynamo/convert_frame.py:1] {" + body
-                + ", \"frame_id\": 0, \"frame_compile_id\": " + std::to_string(compile)
-                + ", \"attempt\": 0}\n";
-        };
-        const std::string start = "\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": "
-                                  "\"f\", \"filename\": 0}]}";
         auto metrics = [](int guards) {
             return "\"compilation_metrics\": {\"co_name\": \"f\", \"co_filename\": \"t.py\", "
                    "\"co_firstlineno\": 3, \"guard_count\": "
@@ -466,7 +458,7 @@ private Q_SLOTS:
         std::string text = "V1202 10:00:00.000000 7 torch/_dynamo/convert_frame.py:1] "
                            "{\"str\": [\"t.py\", 0]}\n";
         for (int c = 0; c < 4; ++c)
-            text += rec(c, start) + rec(c, metrics(c == 2 ? 20 : 1500));
+            text += handRecord(c, kHandStart) + handRecord(c, metrics(c == 2 ? 20 : 1500));
         std::string error;
         auto t = buildFile({ "hand.log", InputBuffer::fromBytes(text, ~0ull, error), {}, {} });
         QCOMPARE(t->compiles.size(), size_t(4));
