@@ -17,6 +17,10 @@ packages=(
   xvfb xauth fonts-dejavu-core clang-format zstd gzip
   # packaging: validators used by tests/packaging, man page rendering, CPack's .deb (shlibdeps)
   desktop-file-utils appstream libxml2-utils shared-mime-info groff-base dpkg-dev file
+  # the AT-SPI tree test (tests/ui/atspi_tree.py): the accessibility bus, a private D-Bus
+  # session (dbus-run-session), and pyatspi over GObject introspection for the system python3.
+  # Qt's AT-SPI bridge is built into libQt6Gui (which depends on libqt6dbus6): no Qt plugin.
+  at-spi2-core dbus python3 python3-gi gir1.2-atspi-2.0 python3-pyatspi
 )
 # g++'s ASan/UBSan runtimes (preset asan) come with g++.
 for arg in "$@"; do
