@@ -2,6 +2,8 @@
 
 #include "ui/compare/changesmodel.h"
 #include "ui/compare/comparecontroller.h"
+#include "ui/inspector/guardstab.h"
+#include "ui/inspector/whatifpanel.h"
 #include "ui/inspectorview.h"
 #include "ui/mainwindow.h"
 #include "ui/models/format.h"
@@ -96,6 +98,13 @@ int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString*
         return fail(2, QStringLiteral("no compile %1 in the trace").arg(request.select));
     if (!request.tab.isEmpty() && !window.inspector()->showTabNamed(request.tab))
         return fail(2, QStringLiteral("no inspector tab %1").arg(request.tab));
+    if (!request.whatIf.isEmpty()) {
+        if (window.inspector()->compile() == kNone)
+            return fail(2, QStringLiteral("--what-if needs a selected compile (--select ID)"));
+        if (request.tab.isEmpty())
+            window.inspector()->showTabNamed(QStringLiteral("Guards"));
+        window.inspector()->guardsTab()->whatIf()->setInput(request.whatIf);
+    }
     if (!request.range.isEmpty()) {
         TimelineView* tl = window.timeline();
         const timeline::TimelineLayout& layout = tl->layout();

@@ -24,14 +24,17 @@ struct ScreenshotRequest {
     QString compare = {}; // a trace to compare the loaded one with (B), empty for none
     QString range = {}; // timeline range to show (timeline::parseTimeRange), empty for all
     QString tab = {}; // the inspector tab to show ("Kernels"), empty for the default
+    // The What if input of the Guards tab (`x.size(0) in 1..512`), empty for the recorded call;
+    // it needs a selected compile, and shows the Guards tab unless `tab` names another.
+    QString whatIf = {};
     qreal scale = 1; // device pixels per window pixel: the PNG is size * scale (--scale 2)
     int timeoutMs = 10 * 60 * 1000;
     LoadOptions load = {}; // which run of a folder (--run)
 };
 
 // Returns 0 on success; otherwise an exit code (1: the range cannot be read, 2: a path failed to
-// load, the compile to select or the tab is absent or the range lies outside the trace, 3: the
-// image could not be written, 4: timeout) with a message in *error.
+// load, the compile to select or the tab is absent, --what-if has no compile or the range lies
+// outside the trace, 3: the image could not be written, 4: timeout) with a message in *error.
 int runScreenshot(MainWindow& window, const ScreenshotRequest& request, QString* error);
 
 // The widget as shown, rendered into an image of its size times `scale` in device pixels (device

@@ -2,6 +2,8 @@
 // headless screenshot mode live in dynascope_ui.
 #include "ui/compare/comparecontroller.h"
 #include "ui/examplepaths.h"
+#include "ui/inspector/guardstab.h"
+#include "ui/inspector/whatifpanel.h"
 #include "ui/inspectorview.h"
 #include "ui/mainwindow.h"
 #include "ui/record/recordingui.h"
@@ -88,6 +90,11 @@ int main(int argc, char* argv[])
         QStringLiteral("Show this tab of the inspector: Summary, Why, Guards, Source, Artifacts, "
                        "Kernels or Raw (exit code 2 if absent)."),
         QStringLiteral("NAME"));
+    const QCommandLineOption whatIfOpt(QStringLiteral("what-if"),
+        QStringLiteral("With --select: fill the Guards tab's What if input with TEXT (\"x: "
+                       "f32[48, 128]\", \"x.size(0) in 1..512\") and show that tab, unless "
+                       "--tab names another (exit code 2 without a selected compile)."),
+        QStringLiteral("TEXT"));
     const QCommandLineOption rangeOpt(QStringLiteral("range"),
         QStringLiteral("Show this time range on the timeline: START:END in seconds from the "
                        "trace start (\"1.5:3\", \"250ms:400ms\") or wall-clock times of the "
@@ -128,7 +135,7 @@ int main(int argc, char* argv[])
                        "--record, once the program has ended)."),
         QStringLiteral("SECONDS"));
     parser.addOptions(
-        { shotOpt, sizeOpt, scaleOpt, selectOpt, tabOpt, rangeOpt, exampleOpt, recordOpt,
+        { shotOpt, sizeOpt, scaleOpt, selectOpt, tabOpt, whatIfOpt, rangeOpt, exampleOpt, recordOpt,
             recordDirOpt, compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
     parser.process(app);
     const bool live = parser.isSet(recordOpt) || parser.isSet(followOpt);
@@ -232,6 +239,7 @@ int main(int argc, char* argv[])
         request.scale = scale;
         request.select = select;
         request.tab = parser.value(tabOpt);
+        request.whatIf = parser.value(whatIfOpt);
         request.range = range;
         request.compare = parser.value(compareOpt);
         QString error;
@@ -267,6 +275,23 @@ int main(int argc, char* argv[])
                     printError(QStringLiteral("no inspector tab %1").arg(tab));
                     QApplication::exit(2);
                 }
+            },
+            Qt::SingleShotConnection);
+    }
+    if (parser.isSet(whatIfOpt)) {
+        const QString text = parser.value(whatIfOpt);
+        const bool otherTab = parser.isSet(tabOpt);
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, text, otherTab](bool) {
+                if (window.inspector()->compile() == dynascope::kNone) {
+                    printError(QStringLiteral("--what-if needs a selected compile (--select ID)"));
+                    QApplication::exit(2);
+                    return;
+                }
+                if (!otherTab)
+                    window.inspector()->showTabNamed(QStringLiteral("Guards"));
+                window.inspector()->guardsTab()->whatIf()->setInput(text);
             },
             Qt::SingleShotConnection);
     }

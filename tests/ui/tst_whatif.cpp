@@ -1,8 +1,9 @@
 // The Guards tab's What if section (ui/inspector/whatifpanel.h), the guard lab in the app, on
-// the committed guard_dtype recording and the bundled example: the input starts as the recorded
-// call, the verdict follows edits, a bad description says what is wrong, and Copy as Markdown
-// gives the answer. What PyTorch did is in each scenario's facts.json: guard_dtype compiled
-// scale for float32 ([0/0]) and again for float64 ([0/1]).
+// the committed guard_dtype and dynamic_false recordings and the bundled example: the input
+// starts as the recorded call, the verdict follows edits, a bad description says what is wrong,
+// a range answers as a table of sizes to verdicts, and Copy as Markdown gives the answer. What
+// PyTorch did is in each scenario's facts.json: guard_dtype compiled scale for float32 ([0/0])
+// and again for float64 ([0/1]).
 #include "ui/compileselection.h"
 #include "ui/inspector/guardstab.h"
 #include "ui/inspector/whatifpanel.h"
@@ -10,11 +11,14 @@
 
 #include "uitesthelpers.h"
 
+#include <QAccessible>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace dynascope;
@@ -26,6 +30,14 @@ class TestWhatIf : public QObject {
     static QString verdictOf(WhatIfPanel* p)
     {
         return p->findChild<QLabel*>(QStringLiteral("whatIfVerdict"))->text();
+    }
+    // The range table's rows as "sizes | verdict".
+    static QStringList rows(QTableWidget* t)
+    {
+        QStringList out;
+        for (int r = 0; r < t->rowCount(); ++r)
+            out << t->item(r, 0)->text() + QStringLiteral(" | ") + t->item(r, 1)->text();
+        return out;
     }
 
 private Q_SLOTS:
@@ -68,14 +80,20 @@ private Q_SLOTS:
         QVERIFY(p->answerView()->toPlainText().isEmpty());
     }
 
-    // The bundled example's scale: [3/1] made the size dynamic, so any row count from 2 up
-    // reuses it; a range answers for every size at once.
+    // The bundled example's scale, as a range: a table of sizes to verdicts. Its guards: [3/0]
+    // is static (check_tensor size=[32, 128]); [3/1] made dimension 0 dynamic (size=[None,
+    // 128] and the shape guard 2 <= L['x'].size()[0]) and is checked first. So one row
+    // recompiles (0/1 specialization) and every size from 2 reuses [3/1], 32 included; along
+    // dimension 1 only 128 reuses [3/1].
     void rangeOnTheExample()
     {
         const auto trace = uitest::loadTrace(QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE));
         QVERIFY(trace);
         CompileSelection sel;
         InspectorView v(&sel);
+        v.resize(1200, 900);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
         v.setTrace(trace);
         uint32_t recompile = kNone;
         for (const Compile& c : trace->compiles)
@@ -83,12 +101,87 @@ private Q_SLOTS:
                 recompile = c.index;
         QVERIFY(recompile != kNone);
         sel.setCurrent(recompile);
+        v.showTabNamed(QStringLiteral("Guards"));
         WhatIfPanel* p = v.guardsTab()->whatIf();
         QVERIFY2(p->inputEdit()->text().startsWith(QStringLiteral("x: f32[")),
             qPrintable(p->inputEdit()->text()));
+        QTableWidget* table = p->rangeTable();
+        QVERIFY(table->isHidden()); // a single call answers as text
+        QVERIFY(!p->answerView()->isHidden());
+
         p->inputEdit()->setText(QStringLiteral("x.size(0) in 1..600"));
-        QTRY_VERIFY(
-            p->answerView()->toPlainText().contains(QStringLiteral("2..600  reuses [3/1]")));
+        QTRY_COMPARE(rows(table),
+            QStringList({ QStringLiteral("1 | recompiles: no entry matches (6 of the recompile "
+                                         "limit 8 left)"),
+                QStringLiteral("2..600 | reuses [3/1]") }));
+        QVERIFY(table->isVisible());
+        QVERIFY(p->answerView()->isHidden());
+        QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("sizes"));
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("verdict"));
+        QVERIFY(!QAccessible::queryAccessibleInterface(table)->text(QAccessible::Name).isEmpty());
+        QVERIFY(!QAccessible::queryAccessibleInterface(table)
+                     ->text(QAccessible::Description)
+                     .isEmpty());
+        // The same words as dynascope-cli guards: the header, and the advice below the table.
+        QVERIFY2(verdictOf(p).startsWith(QStringLiteral("scale (example.py:36): 2 cache entries")),
+            qPrintable(verdictOf(p)));
+        QVERIFY2(p->adviceLabel()->text().startsWith(QStringLiteral(
+                     "one call, torch._dynamo.mark_dynamic(x, 0) before the first call")),
+            qPrintable(p->adviceLabel()->text()));
+        QCOMPARE(p->adviceLabel()->textFormat(), Qt::PlainText);
+        // Rows tall enough to read all of them without scrolling.
+        QVERIFY(table->minimumHeight()
+            >= table->horizontalHeader()->height() + 2 * table->rowHeight(0));
+
+        // Copy as Markdown: a table, the verdicts escaped as Markdown text.
+        const QString md = p->markdown();
+        QVERIFY2(
+            md.contains(QStringLiteral("| sizes | verdict |\n| --- | --- |\n")), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral("| 2..600 | reuses \\[3/1\\] |")), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral("mark\\_dynamic")), qPrintable(md));
+
+        // Along dimension 1 both entries hold 128 (the tensor given: the lab's prefill takes a
+        // dynamic dimension as 1, which [3/1]'s 2 <= L['x'].size()[0] rejects).
+        p->setInput(QStringLiteral("x: f32[64, 128]; x.size(1) in 126..130"));
+        QCOMPARE(rows(table),
+            QStringList({ QStringLiteral("126..127 | recompiles: no entry matches (6 of the "
+                                         "recompile limit 8 left)"),
+                QStringLiteral("128 | reuses [3/1]"),
+                QStringLiteral("129..130 | recompiles: no entry matches (6 of the recompile "
+                               "limit 8 left)") }));
+
+        // A tensor the frame does not guard: no rows, the reason in the advice.
+        p->setInput(QStringLiteral("y.size(0) in 1..4"));
+        QCOMPARE(table->rowCount(), 0);
+        QCOMPARE(p->adviceLabel()->text(), QStringLiteral("'y' is not a tensor this frame guards"));
+
+        // Back to one call: the text answer again, the table hidden.
+        p->setInput(QStringLiteral("x: f32[1000, 128]"));
+        QVERIFY(table->isHidden());
+        QCOMPARE(verdictOf(p), QStringLiteral("verdict: reuses [3/1]"));
+    }
+
+    // dynamic_false compiled scale once per size, static each time (facts: rows 32, 64, 128,
+    // 256, 512 and compiles [0/0]..[0/4]): each of those sizes reuses its own entry, every
+    // other recompiles.
+    void rangeAcrossStaticEntries()
+    {
+        const auto trace
+            = uitest::loadTrace(uitest::scenarioTrace(QStringLiteral("dynamic_false")));
+        QVERIFY(trace && trace->compiles.size() == 5);
+        CompileSelection sel;
+        InspectorView v(&sel);
+        v.setTrace(trace);
+        sel.setCurrent(0);
+        WhatIfPanel* p = v.guardsTab()->whatIf();
+        p->setInput(QStringLiteral("x.size(0) in 30..70"));
+        const QString again
+            = QStringLiteral("recompiles: no entry matches (3 of the recompile limit 8 left)");
+        QCOMPARE(rows(p->rangeTable()),
+            QStringList({ QStringLiteral("30..31 | ") + again, QStringLiteral("32 | reuses [0/0]"),
+                QStringLiteral("33..63 | ") + again, QStringLiteral("64 | reuses [0/1]"),
+                QStringLiteral("65..70 | ") + again }));
+        QVERIFY(p->adviceLabel()->text().contains(QStringLiteral("mark_dynamic(x, 0)")));
     }
 };
 
