@@ -158,14 +158,16 @@ bool parseTensor(
                 return false;
             }
             t.dynamicDims.push_back(int(d));
-        } else if (w == "Parameter" || w == "parameter")
+        } else if (w == "inference")
+            t.inference = true;
+        else if (w == "Parameter" || w == "parameter")
             t.type = "Parameter";
         else if (!canonicalDevice(w).empty())
             t.device = canonicalDevice(w);
         else {
             error = "'" + std::string(w) + "' in the description of '" + std::string(name)
                 + "' (expected a device such as cpu or cuda:0, requires_grad, channels_last, "
-                  "stride=[...] or dynamic=DIM)";
+                  "stride=[...], dynamic=DIM or inference)";
             return false;
         }
     }
@@ -220,6 +222,18 @@ bool parseOne(std::string_view part, GuardInput& input, std::string& error)
             input.gradMode = false;
         else {
             error = "'grad: " + std::string(value) + "': grad is on or off";
+            return false;
+        }
+        return true;
+    }
+    if (name == "inference_mode" || name == "inference") {
+        if (value == "on" || value == "True" || value == "enabled")
+            input.inferenceMode = true;
+        else if (value == "off" || value == "False" || value == "disabled")
+            input.inferenceMode = false;
+        else {
+            error = "'" + std::string(name) + ": " + std::string(value)
+                + "': inference_mode is on or off";
             return false;
         }
         return true;
@@ -357,7 +371,8 @@ std::optional<std::vector<int64_t>> TensorDescription::effectiveStrides() const
 
 bool GuardInput::empty() const
 {
-    return tensors.empty() && values.empty() && !gradMode && !autocast && !defaultDevice && !range;
+    return tensors.empty() && values.empty() && !gradMode && !inferenceMode && !autocast
+        && !defaultDevice && !range;
 }
 
 bool parseGuardInput(std::string_view text, GuardInput& input, std::string& error)

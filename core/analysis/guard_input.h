@@ -3,7 +3,9 @@
 //   x: f32[32, 3, 224, 224] channels_last    its memory format, or explicit stride=[256, 1]
 //   x: f32[48, 128] dynamic=0                torch._dynamo.mark_dynamic(x, 0)
 //   k: 7        training: False       THRESHOLD: 0.5       Python values of locals/globals
+//   x: f32[8, 4] inference                   a tensor made under torch.inference_mode()
 //   grad: off   autocast: cuda bf16   default_device: cuda   the ambient state
+//   inference_mode: on                       the call runs under torch.inference_mode()
 //   x.size(0) in 1..512                      a range: one answer per size
 // Several are separated by ";" (or given one by one: parseGuardInput appends).
 #pragma once
@@ -28,6 +30,7 @@ struct TensorDescription {
     std::optional<bool> requiresGrad;
     std::vector<int> dynamicDims; // mark_dynamic(x, d) for each
     std::optional<std::string> type; // "Tensor" or "Parameter"
+    std::optional<bool> inference; // made under torch.inference_mode() (an inference tensor)
 
     // The strides the tensor has: explicit, channels_last or contiguous; none without sizes.
     std::optional<std::vector<int64_t>> effectiveStrides() const;
@@ -43,6 +46,7 @@ struct GuardInput {
     std::map<std::string, TensorDescription> tensors; // by local name
     std::map<std::string, GuardValue> values; // by local or global name, or attribute name
     std::optional<bool> gradMode;
+    std::optional<bool> inferenceMode; // on: grad mode is off too, unless given
     struct Autocast {
         bool enabled = false;
         std::string device; // "cpu", "cuda"

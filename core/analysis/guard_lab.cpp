@@ -1,5 +1,6 @@
 #include "core/analysis/guard_lab.h"
 
+#include "core/analysis/guard_lab_tensor.h"
 #include "core/model/trace.h"
 
 #include <algorithm>
@@ -23,76 +24,6 @@ const char* toString(GuardOutcome o)
 }
 
 namespace {
-
-// check_tensor(SOURCE, TYPE, DispatchKeySet(...), DTYPE, device=, requires_grad=, size=, stride=)
-struct RecordedTensor {
-    std::string source, type, keySet, dtype, device; // dtype "float32", device "cpu"/"cuda:0"
-    bool requiresGrad = false;
-    std::vector<std::optional<int64_t>> sizes, strides;
-};
-
-std::optional<std::vector<std::optional<int64_t>>> optionalInts(const GuardExpr& e, int node)
-{
-    if (node < 0 || e.nodes[node].op != GuardExprNode::Op::List)
-        return std::nullopt;
-    std::vector<std::optional<int64_t>> out;
-    for (int k : e.nodes[node].kids) {
-        const auto& n = e.nodes[k];
-        if (n.op == GuardExprNode::Op::Int)
-            out.push_back(n.i);
-        else if (n.op == GuardExprNode::Op::Name && n.text == "None")
-            out.push_back(std::nullopt);
-        else
-            return std::nullopt;
-    }
-    return out;
-}
-
-std::optional<RecordedTensor> parseCheckTensor(const GuardExpr& e)
-{
-    if (!e.ok())
-        return std::nullopt;
-    const auto& call = e.nodes[e.root];
-    if (call.op != GuardExprNode::Op::Call || e.nodes[call.kids[0]].text != "check_tensor")
-        return std::nullopt;
-    RecordedTensor t;
-    std::vector<int> positional;
-    bool haveSize = false, haveStride = false;
-    for (size_t k = 1; k < call.kids.size(); ++k) {
-        const auto& a = e.nodes[call.kids[k]];
-        if (a.op != GuardExprNode::Op::Keyword) {
-            positional.push_back(call.kids[k]);
-            continue;
-        }
-        const int v = a.kids[0];
-        const auto& vn = e.nodes[v];
-        if (a.text == "device")
-            t.device = vn.op == GuardExprNode::Op::Int ? "cuda:" + std::to_string(vn.i) : "";
-        else if (a.text == "requires_grad")
-            t.requiresGrad = vn.op == GuardExprNode::Op::Name && vn.text == "True";
-        else if (a.text == "size" || a.text == "stride") {
-            auto list = optionalInts(e, v);
-            if (!list)
-                return std::nullopt;
-            (a.text == "size" ? t.sizes : t.strides) = *list;
-            (a.text == "size" ? haveSize : haveStride) = true;
-        }
-    }
-    if (positional.size() < 4 || !haveSize || !haveStride)
-        return std::nullopt;
-    t.source = e.sourcePath(positional[0]);
-    t.type = std::string(e.spanText(positional[1]));
-    t.keySet = std::string(e.spanText(positional[2]));
-    t.dtype = canonicalDtype(e.spanText(positional[3]));
-    if (t.source.empty() || t.dtype.empty())
-        return std::nullopt;
-    if (t.device.empty()) // device=None: the key set says which backend
-        t.device = t.keySet.find("CUDA") != std::string::npos ? "cuda:0"
-            : t.keySet.find("XPU") != std::string::npos       ? "xpu:0"
-            : t.keySet.find("MPS") != std::string::npos       ? "mps"
-                                                              : "cpu";
-    return t;
-}
 
 // The root name of a source path: L['x'].size()[0] -> ("L", "x").
 std::pair<std::string, std::string> rootOf(std::string_view path)
@@ -487,71 +418,23 @@ struct Lab {
     GuardCheck checkTensor(
         const PreparedEntry& e, const PreparedGuard& g, const GuardInput& in) const
     {
-        GuardCheck c;
         const RecordedTensor& want = *g.tensor;
         auto [scope, name] = rootOf(want.source);
         auto it = scope == "L" && want.source == "L['" + name + "']" ? in.tensors.find(name)
                                                                      : in.tensors.end();
         if (it == in.tensors.end())
-            return asRecorded(e, g, c);
-        TensorDescription have = it->second;
-        // Prefill what the description leaves out from the recorded call's tensor.
-        const auto rec = recordedTensors.find(want.source);
-        if (!have.device)
-            have.device
-                = rec != recordedTensors.end() ? std::optional(rec->second.device) : std::nullopt;
-        if (!have.requiresGrad)
-            have.requiresGrad = rec != recordedTensors.end()
-                ? std::optional(rec->second.requiresGrad)
-                : std::nullopt;
-        auto fail = [&](std::string what, std::string expected, std::string actual) {
-            c.outcome = GuardOutcome::Fail;
-            c.what = std::move(what);
-            c.expected = std::move(expected);
-            c.actual = std::move(actual);
-            return c;
-        };
-        if (have.type && *have.type != want.type)
-            return fail("type", want.type, *have.type);
-        if (!have.device) {
-            c.outcome = GuardOutcome::Unknown;
-            c.needs.push_back("the device of " + want.source);
-            return c;
+            return asRecorded(e, g, GuardCheck {});
+        TensorCallContext call;
+        if (const auto rec = recordedTensors.find(want.source); rec != recordedTensors.end())
+            call.recorded = &rec->second;
+        if (recordedGlobal) {
+            call.recordedAutocast = "";
+            for (size_t k = 0; k < 2 && k < recordedGlobal->autocastEnabled.size(); ++k)
+                if (recordedGlobal->autocastEnabled[k])
+                    call.recordedAutocast = k == 0 ? "cpu" : "cuda";
+            call.recordedGradMode = recordedGlobal->gradMode;
         }
-        // The dispatch key set: c10 computes it from the device, the dtype and the tensor's
-        // kind; until libtorch computes it here, a tensor on the recorded device type is taken to
-        // have the recorded key set, and one on another device type does not.
-        const auto deviceType = [](const std::string& d) { return d.substr(0, d.find(':')); };
-        if (deviceType(*have.device) != deviceType(want.device))
-            return fail("dispatch key set (device " + deviceType(*have.device) + ")", want.keySet,
-                "the key set of a " + deviceType(*have.device) + " tensor");
-        if (*have.dtype != want.dtype)
-            return fail("dtype mismatch", "torch." + want.dtype, "torch." + *have.dtype);
-        if (*have.device != want.device)
-            return fail("device mismatch", want.device, *have.device);
-        if (!have.requiresGrad) {
-            c.outcome = GuardOutcome::Unknown;
-            c.needs.push_back("requires_grad of " + want.source);
-            return c;
-        }
-        if (*have.requiresGrad != want.requiresGrad)
-            return fail("requires_grad mismatch", want.requiresGrad ? "True" : "False",
-                *have.requiresGrad ? "True" : "False");
-        const auto& sizes = *have.sizes;
-        if (sizes.size() != want.sizes.size())
-            return fail("rank mismatch", std::to_string(want.sizes.size()) + " dimensions",
-                std::to_string(sizes.size()));
-        for (size_t k = 0; k < sizes.size(); ++k)
-            if (want.sizes[k] && *want.sizes[k] != sizes[k])
-                return fail("size mismatch at index " + std::to_string(k),
-                    std::to_string(*want.sizes[k]), std::to_string(sizes[k]));
-        const auto strides = *have.effectiveStrides();
-        for (size_t k = 0; k < strides.size() && k < want.strides.size(); ++k)
-            if (want.strides[k] && *want.strides[k] != strides[k])
-                return fail("stride mismatch at index " + std::to_string(k),
-                    std::to_string(*want.strides[k]), std::to_string(strides[k]));
-        c.outcome = GuardOutcome::Pass;
-        return c;
+        return checkTensorMatch(want, it->second, in, call);
     }
 
     GuardCheck checkGlobal(
@@ -560,7 +443,9 @@ struct Lab {
         GuardCheck c;
         const GlobalState want = parseGlobalState(g.expr);
         const std::optional<GlobalState>& rec = recordedGlobal;
+        // torch.inference_mode() turns grad mode off with it.
         const std::optional<bool> grad = in.gradMode ? in.gradMode
+            : in.inferenceMode.value_or(false)       ? std::optional(false)
             : rec                                    ? rec->gradMode
                                                      : std::nullopt;
         if (want.gradMode && grad && *want.gradMode != *grad) {

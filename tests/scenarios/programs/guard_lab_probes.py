@@ -1,8 +1,10 @@
 """The guard lab's truth: after a few compiles, the program calls its compiled functions with
 probe inputs (other sizes inside and outside the shape guards, other dtypes, requires_grad, a
-non-contiguous tensor, other Python constants, no_grad, autocast, a module's training flag) and
-records, for each, whether PyTorch compiled again (its frame counter before and after the call)
-and how many cache entries the frame had before it. A probe is written in the guard lab's own
+non-contiguous tensor, other Python constants, no_grad, autocast, a module's training flag,
+inference mode and inference tensors, which only the dispatch key set tells apart) and
+records, for each, whether PyTorch compiled again (its frame counter before and after the call),
+how many cache entries the frame had before it, and which entry ran: each compile's graph is
+tagged with its number by the backend, so the tag that runs names the cache entry Dynamo chose. A probe is written in the guard lab's own
 words (dynascope-cli guards --input), so the test asks Dynascope the same question, on the trace
 as it stood before the probe, and compares the verdict with what PyTorch did."""
 import torch
@@ -24,6 +26,10 @@ def mul(x):
     return x * 3
 
 
+def neg(x):
+    return -x
+
+
 class Net(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -37,13 +43,33 @@ net = Net()
 facts.function("scale", scale)
 facts.function("shift", shift)
 facts.function("mul", mul)
+facts.function("neg", neg)
 facts.function("forward", net)
-compiled_scale = torch.compile(scale, backend="eager")
-compiled_shift = torch.compile(shift, backend="eager")
-compiled_mul = torch.compile(mul, backend="eager")
-compiled_net = torch.compile(net, backend="eager")
-entries = {"scale": 0, "shift": 0, "mul": 0, "forward": 0}
+entries = {"scale": 0, "shift": 0, "mul": 0, "neg": 0, "forward": 0}
 probes = []
+current = [None]  # the function the running probe calls
+ran = []  # the tags of the graphs that ran
+
+
+def tagging(gm, example_inputs):
+    """The eager backend, with the graph tagged by the frame's compile number (frame_compile_id:
+    the number of compiles the frame had before this one)."""
+    function = current[0]
+    tag = entries[function] + sum(1 for f, _ in ran_compiles if f == function)
+    ran_compiles.append((function, tag))
+
+    def run(*args):
+        ran.append(tag)
+        return gm.forward(*args)
+    return run
+
+
+ran_compiles = []  # compiles made during the running probe
+compiled_scale = torch.compile(scale, backend=tagging)
+compiled_shift = torch.compile(shift, backend=tagging)
+compiled_mul = torch.compile(mul, backend=tagging)
+compiled_neg = torch.compile(neg, backend=tagging)
+compiled_net = torch.compile(net, backend=tagging)
 
 
 def frames():
@@ -52,10 +78,13 @@ def frames():
 
 def probe(function, description, call):
     before = frames()
+    current[0] = function
+    ran.clear()
+    ran_compiles.clear()
     call()
     compiled = frames() - before
     probes.append({"function": function, "input": description, "entries_before": entries[function],
-                   "recompiled": compiled > 0})
+                   "recompiled": compiled > 0, "ran_entry": ran[-1] if ran else None})
     entries[function] += compiled
 
 
@@ -122,6 +151,43 @@ probe("mul", f"x: f32[8, 4] {on}; autocast: cpu bf16",
 probe("mul", f"x: f32[8, 4] {on}; autocast: cpu bf16",
       lambda: under_autocast(lambda: compiled_mul(t(8, 4))))
 probe("mul", f"x: f32[8, 4] {on}; autocast: off", lambda: compiled_mul(t(8, 4)))
+
+# neg: inference mode and inference tensors, all under grad mode off, so GLOBAL_STATE passes and
+# only TENSOR_MATCH's dispatch key set (the tensor's keys with the thread's included keys added
+# and its excluded ones removed) tells the calls apart: inference mode excludes the autograd
+# keys, and an inference tensor is made without them.
+def under_inference_mode(fn):
+    with torch.inference_mode():
+        fn()
+
+
+def inference_tensor(*sizes):
+    with torch.inference_mode():
+        return t(*sizes)
+
+
+off = "requires_grad=False; grad: off"
+
+
+def neg_of(make, mode):
+    x = make(8, 4)  # made before the call's mode is entered
+    mode(lambda: compiled_neg(x))
+
+
+probe("neg", f"x: f32[8, 4] {off}; inference_mode: off", lambda: neg_of(t, under_no_grad))
+probe("neg", f"x: f32[8, 4] {off}; inference_mode: on",
+      lambda: neg_of(t, under_inference_mode))
+probe("neg", f"x: f32[8, 4] {off}; inference_mode: on",
+      lambda: neg_of(t, under_inference_mode))
+probe("neg", f"x: f32[8, 4] inference {off}; inference_mode: off",
+      lambda: neg_of(inference_tensor, under_no_grad))
+probe("neg", f"x: f32[8, 4] inference {off}; inference_mode: on",
+      lambda: neg_of(inference_tensor, under_inference_mode))
+probe("neg", f"x: f32[8, 4] inference {off}; inference_mode: on",
+      lambda: neg_of(inference_tensor, under_inference_mode))
+probe("neg", f"x: f32[8, 4] {off}; inference_mode: off", lambda: neg_of(t, under_no_grad))
+probe("neg", f"x: f32[8, 4] {off}; inference_mode: off; autocast: cpu bf16",
+      lambda: neg_of(t, lambda f: under_no_grad(lambda: under_autocast(f))))
 
 # The module's training flag.
 on_net = "x: f32[8, 4] requires_grad=False; grad: on"
