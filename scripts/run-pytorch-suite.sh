@@ -12,11 +12,11 @@
 #                      tests/scenarios/recorded/torch-VERSION is made; no tests
 #
 # The venv is build/pytorch-venv-VERSION (/tmp/torch-VERSION for --record-into), made once and
-# reused (DYNASCOPE_TORCH_VENV overrides the path). torch is installed only from a wheel already
-# on this machine (pip's find-links, /opt/wheels here): `pip install --no-index --no-deps torch==VERSION` first, then its small
-# dependencies and tlparse 0.4.3 from the package index. Without a local wheel the stage says
-# "skipped: ..." and exits 0 (it never downloads a multi-GB build); the committed logs are still
-# tested by the normal suite. Needs python3-venv, python3-dev and g++ (for Inductor):
+# reused (DYNASCOPE_TORCH_VENV overrides the path) by scripts/torch-venv.sh: torch only from a
+# wheel already on this machine, never a multi-GB download. Without a local wheel the stage says
+# "skipped: ..." and exits 0; the committed logs are still tested by the normal suite. The test
+# suite (scripts/run-tests.sh) makes the same venv first, for the c10 of its tensor model, and
+# this stage reuses it. Needs python3-venv, python3-dev and g++ (for Inductor):
 # scripts/setup-deps.sh --pytorch installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     --torch) version=${2:?--torch needs a version}; shift 2 ;;
     --keep) keep=${2:?--keep needs a folder}; shift 2 ;;
     --record-into) record_only=${2:?--record-into needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "run-pytorch-suite: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -47,24 +47,11 @@ default_venv=build/pytorch-venv-$version
 [ -n "$record_only" ] && default_venv=/tmp/torch-$version
 venv=$(realpath -m "${DYNASCOPE_TORCH_VENV:-$default_venv}")
 py=$venv/bin/python
-if ! "$py" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$version')" 2>/dev/null; then
-  echo "run-pytorch-suite: making $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$py" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  # torch itself only from a local file: --no-index never reaches a package index.
-  if ! "$py" -m pip install -q --no-index --no-deps "torch==$version" 2>/tmp/dynascope-torch-pip.$$; then
-    tail -n 3 /tmp/dynascope-torch-pip.$$ | sed 's/^/  pip: /'
-    rm -f /tmp/dynascope-torch-pip.$$
-    rm -rf "$venv"
-    skip "no local wheel of torch==$version on this machine (pip's find-links has none), and this stage does not download a multi-GB build"
-  fi
-  rm -f /tmp/dynascope-torch-pip.$$
-  "$py" -m pip install -q "torch==$version"  # its dependencies (sympy, networkx, ...): small
-fi
-if ! "$venv/bin/tlparse" --version 2>/dev/null | grep -q '0\.4\.3'; then
-  "$py" -m pip install -q tlparse==0.4.3
-fi
+venv_rc=0
+venv_out=$(bash scripts/torch-venv.sh "$version" "$venv") || venv_rc=$?
+[ $venv_rc = 3 ] && skip "${venv_out##*$'\n'}"
+[ -n "$venv_out" ] && echo "$venv_out"
+[ $venv_rc = 0 ] || exit $venv_rc
 echo "run-pytorch-suite: $("$py" -c 'import torch; print("torch", torch.__version__)'), $("$venv/bin/tlparse" --version) ($((SECONDS - start)) s)"
 [ "$(uname -s)" = Linux ] && ! command -v g++ >/dev/null \
   && echo "run-pytorch-suite: warning: no g++, Inductor scenarios will fail (setup-deps.sh --pytorch)"

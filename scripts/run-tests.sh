@@ -3,7 +3,8 @@
 #
 #   bash scripts/run-tests.sh [--preset dev|ci|asan|fuzz] [CTEST ARGS...]
 #
-# Without --preset: preset dev (ci when CI=true), built by scripts/build.sh into build/; then the
+# Without --preset: preset dev (ci when CI=true), built by scripts/build.sh into build/ with a
+# libtorch for the guard lab's tensor model (scripts/libtorch.sh --setup); then the
 # Python package's tests (scripts/run-python-tests.sh: pip install ., the repaired wheel, pytest;
 # DYNASCOPE_SKIP_PYTHON=1 leaves them out), run whether or not ctest passed.
 # --preset asan: the whole suite built with AddressSanitizer + UndefinedBehaviorSanitizer (g++,
@@ -26,6 +27,9 @@ jobs=$(nproc)
 
 case "$preset" in
   "")
+    # The guard lab's tensor model links libtorch's c10: the torch wheel the live stage uses
+    # (its venv, made here from a local wheel), else Debian's libtorch-dev.
+    bash scripts/libtorch.sh --setup >/dev/null
     bash scripts/build.sh
     preset=dev
     [ "${CI:-}" = "true" ] && preset=ci

@@ -8,6 +8,8 @@
 #              venv and its headers; the rest (scikit-build-core, nanobind, pytest, ...) comes
 #              from PyPI into virtual environments
 #   --bare-root  also debootstrap, for the check of the wheel on a bare Debian 12 root
+#   --libtorch also Debian's libtorch-dev, for the guard lab's tensor model where no torch wheel
+#              is on this machine (scripts/libtorch.sh --setup decides; about 150 packages)
 set -euo pipefail
 
 packages=(
@@ -28,6 +30,7 @@ for arg in "$@"; do
     --fuzz) packages+=(clang libclang-rt-dev) ;;
     --pytorch | --python) packages+=(python3 python3-venv python3-dev) ;;
     --bare-root) packages+=(debootstrap) ;;
+    --libtorch) packages+=(libtorch-dev) ;;
     *) echo "setup: unknown option $arg" >&2; exit 1 ;;
   esac
 done

@@ -36,8 +36,10 @@ std::optional<c10::ScalarType> scalarType(const std::string& dtype)
         { "bool", c10::ScalarType::Bool },
         { "complex64", c10::ScalarType::ComplexFloat },
         { "complex128", c10::ScalarType::ComplexDouble },
+#ifdef AT_FORALL_FLOAT8_TYPES // since 2.1; not in Debian 12's libtorch 1.13
         { "float8_e4m3fn", c10::ScalarType::Float8_e4m3fn },
         { "float8_e5m2", c10::ScalarType::Float8_e5m2 },
+#endif
     };
     for (const auto& [name, type] : types)
         if (dtype == name)
@@ -62,8 +64,8 @@ TensorModel model(const TensorModelQuery& q, c10::ScalarType type)
             made.emplace();
         // The constructor adds the autograd and autocast keys of the backend (none for an
         // inference tensor), as every tensor PyTorch makes gets them.
-        impl = c10::make_intrusive<c10::TensorImpl>(
-            backend, c10::scalarTypeToTypeMeta(type), std::optional<c10::Device>(device));
+        impl = c10::make_intrusive<c10::TensorImpl>(backend, c10::scalarTypeToTypeMeta(type),
+            device); // std::optional<Device> in 2.x, c10::optional<Device> in 1.13
     }
     if (q.strides)
         impl->set_sizes_and_strides(q.sizes, *q.strides);
