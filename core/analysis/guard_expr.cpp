@@ -111,19 +111,27 @@ std::string_view guardExprCore(std::string_view expr)
             ++depth;
         else if (c == ')' || c == ']' || c == '}')
             --depth;
-        else if (c == '#' && depth <= 0) {
+        else if (depth <= 0 && (c == '#' || expr.substr(k).starts_with(", type=<"))) {
+            // The comment, or the object's repr 2.11+ appends to ID_MATCH/TYPE_MATCH lines:
+            // ", type=<class 'tuple'>  (HINT: type tuple)", ", type=<module 'torch' from
+            // '...'>", ", type=<built-in method relu ...>", ", type=<code object f at 0x..., file
+            // "...", line 42>", ", type=<... ProcessGroup object at 0x...>": quotes unbalanced.
             cut = k;
             break;
         }
     }
     expr = expr.substr(0, cut);
-    if (const size_t t = expr.rfind(", type=<class '");
-        t != std::string_view::npos && expr.find(')', t) == std::string_view::npos)
-        expr = expr.substr(0, t);
     while (!expr.empty() && (expr.back() == ' ' || expr.back() == '\t' || expr.back() == '\r'))
         expr.remove_suffix(1);
     while (!expr.empty() && (expr.front() == ' ' || expr.front() == '\t'))
         expr.remove_prefix(1);
+    // A shape guard PyTorch logged while guards were suppressed (guard_added, 2.13+):
+    // "[guard suppressed] 12*s89 + 32 <= 128".
+    if (expr.starts_with("[guard suppressed]")) {
+        expr.remove_prefix(std::string_view("[guard suppressed]").size());
+        while (!expr.empty() && expr.front() == ' ')
+            expr.remove_prefix(1);
+    }
     return expr;
 }
 

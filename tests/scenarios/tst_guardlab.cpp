@@ -78,6 +78,51 @@ private Q_SLOTS:
                  "hasattr(L['x'], '_dynamo_dynamic_indices') else True)",
                 { { "hasattr(L['x'], '_dynamo_dynamic_indices')", GuardValue::boolean(false) } }),
             "True");
+        // The sympy printer's other functions, as shape guards print them.
+        QCOMPARE(eval("Eq(PythonMod(L['x'].size()[0], 5), 3)", x48), "True");
+        QCOMPARE(eval("Eq(FloorDiv(L['x'].size()[0], 5), 9)", x48), "True");
+        QCOMPARE(eval("CleanDiv(L['x'].size()[1], 16) * 16 == L['x'].size()[1]", x48), "True");
+        QCOMPARE(eval("Max(2, L['x'].size()[0]) <= Min(64, L['x'].size()[1])", x48), "True");
+        QCOMPARE(eval("CeilToInt(IntTrueDiv(L['x'].size()[0], 5)) == 10", x48), "True");
+        QCOMPARE(eval("Abs(-L['x'].size()[0]) == 48", x48), "True");
+        QCOMPARE(eval("Not(Lt(L['x'].size()[0], 2))", x48), "True");
+        QCOMPARE(eval("L['x'].size()[0] not in (32, 64) and None is not 0", x48), "True");
+        QCOMPARE(eval("2 ** 3 == 8 and 9 % 4 == 1"), "True");
+
+        // The text around the expression: the object's repr 2.11+ appends to ID_MATCH and
+        // TYPE_MATCH lines (quotes unbalanced, parentheses too), cut; an opaque call is "not
+        // known", never guessed. A shape guard logged while guards were suppressed.
+        const std::pair<const char*, const char*> cores[] = {
+            { "___check_obj_id(G['torch'], 1399), type=<module 'torch' from "
+              "'/v/torch/__init__.py'>",
+                "___check_obj_id(G['torch'], 1399)" },
+            { "___check_type_id(L['args'], 10759232), type=<class 'tuple'>  (HINT: type tuple)",
+                "___check_type_id(L['args'], 10759232)" },
+            { "___check_obj_id(L['func'].__code__, 1400), type=<code object inner at 0x7f69, "
+              "file \"/v/torch/_compile.py\", line 42>",
+                "___check_obj_id(L['func'].__code__, 1400)" },
+            { "___check_obj_id(G['torch'].relu, 1400), type=<built-in method relu of type object "
+              "at 0x7f3f>",
+                "___check_obj_id(G['torch'].relu, 1400)" },
+            { "___check_obj_id(G['dist'].group.WORLD, 1401), type=<torch.distributed."
+              "distributed_c10d.ProcessGroup object at 0x7f82>",
+                "___check_obj_id(G['dist'].group.WORLD, 1401)" },
+            { "L['k'] == 7  # return x + k  # t.py:3 in f", "L['k'] == 7" },
+            { "L['s'] == ', type=<x'", "L['s'] == ', type=<x'" }, // inside quotes: kept
+            { "[guard suppressed] 12*s89 + 32 <= 128", "12*s89 + 32 <= 128" },
+        };
+        for (const auto& [line, core] : cores) {
+            QCOMPARE(std::string(guardExprCore(line)), std::string(core));
+            QVERIFY2(GuardExpr::parse(guardExprCore(line)).ok(), line);
+        }
+        QCOMPARE(eval(std::string(guardExprCore(cores[0].first)).c_str()), "not known");
+        QCOMPARE(eval(std::string(guardExprCore(cores[7].first)).c_str(),
+                     { { "s89", GuardValue::integer(8) } }),
+            "True");
+        QCOMPARE(eval(std::string(guardExprCore(cores[7].first)).c_str(),
+                     { { "s89", GuardValue::integer(9) } }),
+            "False");
+
         // Bad text: an error, never a crash or a hang; nesting is bounded.
         for (const char* bad :
             { "", "(", "L['x'", "1 +", "'open", "a if b", "f(x=)", "))))", "\x01" })
