@@ -36,6 +36,13 @@ std::pair<std::string, std::string> rootOf(std::string_view path)
     return {};
 }
 
+bool isLocalName(const std::string& name)
+{
+    return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]))
+        && std::all_of(name.begin(), name.end(),
+            [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+}
+
 // Every L['..'] / G['..'] root in a text.
 std::vector<std::string> rootsIn(std::string_view text)
 {
@@ -444,10 +451,13 @@ struct Lab {
         const GlobalState want = parseGlobalState(g.expr);
         const std::optional<GlobalState>& rec = recordedGlobal;
         // torch.inference_mode() turns grad mode off with it.
-        const std::optional<bool> grad = in.gradMode ? in.gradMode
-            : in.inferenceMode.value_or(false)       ? std::optional(false)
-            : rec                                    ? rec->gradMode
-                                                     : std::nullopt;
+        std::optional<bool> grad;
+        if (in.gradMode)
+            grad = *in.gradMode;
+        else if (in.inferenceMode.value_or(false))
+            grad = false;
+        else if (rec)
+            grad = rec->gradMode;
         if (want.gradMode && grad && *want.gradMode != *grad) {
             c.outcome = GuardOutcome::Fail;
             c.what = "grad mode";
@@ -698,18 +708,19 @@ RangeAnswer evaluateRange(const Trace& trace, uint32_t frame, const GuardInput& 
     probe.range.reset();
     auto t = probe.tensors.find(r.name);
     if (t == probe.tensors.end()) {
-        // Prefill the tensor from the recorded call; its sizes must be static there.
-        auto rec = lab.recordedTensors.find("L['" + r.name + "']");
-        if (rec == lab.recordedTensors.end()) {
+        // Prefill the tensor from the recorded call: its description, with a dynamic dimension
+        // at the size its symbol was created with.
+        GuardInput recorded;
+        std::string error;
+        const bool described = !lab.entries.empty()
+            && parseGuardInput(
+                recordedInputDescription(trace, lab.entries.front().compile), recorded, error);
+        auto rec = recorded.tensors.find(r.name);
+        if (!described || rec == recorded.tensors.end()) {
             out.advice = "'" + r.name + "' is not a tensor this frame guards";
             return out;
         }
-        TensorDescription d;
-        d.dtype = rec->second.dtype;
-        std::vector<int64_t> sizes;
-        for (const auto& s : rec->second.sizes)
-            sizes.push_back(s.value_or(1));
-        d.sizes = sizes;
+        const TensorDescription d = rec->second;
         t = probe.tensors.emplace(r.name, d).first;
     }
     if (!t->second.sizes || r.dim >= int(t->second.sizes->size())) {
@@ -772,8 +783,9 @@ std::string recordedInputDescription(const Trace& trace, uint32_t compile)
     std::string out;
     for (const PreparedGuard& g : prepare(c).guards) {
         const auto& t = g.tensor;
-        if (!t || !t->source.starts_with("L['") || !t->source.ends_with("']")
-            || t->source.size() < 6)
+        // Only the frame's own tensor arguments: L['x'], not L['self']._modules['fc']...
+        const auto [scope, local] = t ? rootOf(t->source) : std::pair<std::string, std::string> {};
+        if (!t || scope != "L" || t->source != "L['" + local + "']" || !isLocalName(local))
             continue;
         std::string dtype = t->dtype;
         for (const auto& [name, shortName] : kShort)
@@ -785,8 +797,9 @@ std::string recordedInputDescription(const Trace& trace, uint32_t compile)
                 + (d                                       ? std::to_string(*d)
                         : nextSymbol < symbolValues.size() ? symbolValues[nextSymbol++]
                                                            : std::string("2"));
-        out += (out.empty() ? "" : "; ") + t->source.substr(3, t->source.size() - 5) + ": " + dtype
-            + "[" + sizes + "]";
+        out += (out.empty() ? "" : "; ") + local + ": " + dtype + "[" + sizes + "]"
+            + (t->device != "cpu" ? " " + t->device : "")
+            + (t->requiresGrad ? " requires_grad" : "");
     }
     return out;
 }

@@ -41,7 +41,6 @@ std::string deviceType(const std::string& d)
 struct KeyState {
     bool inferenceMode = false, inferenceTensor = false;
     std::string autocast; // the device type autocast is on for, "" when off
-    bool operator==(const KeyState&) const = default;
 };
 
 // The call's state as the recorded call had it, read off the key set Dynamo recorded for the
@@ -68,6 +67,39 @@ std::string recordedAutocast(const RecordedTensor& r, const TensorCallContext& c
         return *call.recordedAutocast;
     const auto keys = dispatchKeyNames(r.keySet);
     return hasKey(keys, "AutocastCPU") ? "cpu" : hasKey(keys, "AutocastCUDA") ? "cuda" : "";
+}
+
+// For a build without libtorch: what decides the key set of an ordinary strided tensor on a
+// device type, read off a recorded key set or from the call's state: autograd keys (absent under
+// inference mode and on inference tensors), ADInplaceOrView (absent only on an inference tensor
+// under inference mode), and the autocast key of the tensor's device type. "" for a key set with
+// other keys (sparse, quantized, a Python subclass, ...): those need c10.
+std::string keySetClassOf(const std::vector<std::string>& keys)
+{
+    for (const auto& k : keys)
+        if (!(k == "BackendSelect" || k == "ADInplaceOrView" || k.starts_with("Autograd")
+                || k.starts_with("Autocast") || k == "CPU" || k == "CUDA" || k == "XPU"
+                || k == "MPS" || k == "Meta"))
+            return {};
+    return std::string("dense") + (hasKey(keys, "Autograd") ? "+autograd" : "")
+        + (hasKey(keys, "ADInplaceOrView") ? "+inplace" : "")
+        + (hasKey(keys, "Autocast") ? "+autocast" : "");
+}
+
+std::string keySetClassOf(const KeyState& s, const std::string& deviceType)
+{
+    const bool autograd = !s.inferenceMode && !s.inferenceTensor;
+    const bool inplace = !(s.inferenceMode && s.inferenceTensor);
+    return std::string("dense") + (autograd ? "+autograd" : "") + (inplace ? "+inplace" : "")
+        + (s.autocast == deviceType && (deviceType == "cpu" || deviceType == "cuda") ? "+autocast"
+                                                                                     : "");
+}
+
+std::string describe(const KeyState& s, const std::string& deviceType)
+{
+    return std::string(s.inferenceTensor ? "an inference tensor" : "an ordinary tensor") + " on "
+        + deviceType + (s.inferenceMode ? " under inference mode" : "")
+        + (s.autocast == deviceType ? " under autocast" : "");
 }
 
 } // namespace
@@ -149,12 +181,10 @@ GuardCheck checkTensorMatch(const RecordedTensor& want, TensorDescription have,
     }
 
     // The call's state: the description's, else the recorded call's.
-    KeyState state, recorded;
-    recorded.inferenceTensor = false; // what the description's tensor is compared under
+    KeyState state;
     std::optional<bool> mode = rec ? recordedInferenceMode(*rec, call) : std::optional(false);
-    recorded.inferenceMode = mode.value_or(false);
-    recorded.autocast = rec ? recordedAutocast(*rec, call) : "";
-    state = recorded;
+    state.inferenceMode = mode.value_or(false);
+    state.autocast = rec ? recordedAutocast(*rec, call) : "";
     state.inferenceTensor = have.inference.value_or(false);
     if (in.inferenceMode)
         mode = state.inferenceMode = *in.inferenceMode;
@@ -186,21 +216,20 @@ GuardCheck checkTensorMatch(const RecordedTensor& want, TensorDescription have,
                 return fail("dispatch key set mismatch", want.keySet, m->keySet);
             strides = m->strides;
         } else if (!tensorModelLibrary()[0]) {
-            // Without c10: another device type has another key set. On the same device type, a
-            // call like the recorded one (an ordinary tensor, the recorded inference mode and
-            // autocast) has the recorded tensor's key set; any other is not known.
+            // Without c10 (a build without libtorch): another device type has another key set;
+            // on the same one, the call's state decides, and the entry's own key set says which
+            // states it was recorded under (keysetClassOf).
             if (deviceType(*have.device) != deviceType(want.device))
                 return fail("dispatch key set mismatch (device " + deviceType(*have.device) + ")",
                     want.keySet, "the key set of a " + deviceType(*have.device) + " tensor");
-            const bool asRecorded = rec && deviceType(rec->device) == deviceType(*have.device)
-                && state == recorded
-                && (hasKey(dispatchKeyNames(rec->keySet), "ADInplaceOrView")
-                    || !recorded.inferenceMode);
-            if (!asRecorded)
+            const std::string wantClass = keySetClassOf(dispatchKeyNames(want.keySet));
+            const std::string haveClass = keySetClassOf(state, deviceType(*have.device));
+            if (wantClass.empty())
                 needs.push_back("the dispatch key set of " + want.source
-                    + " under this state (c10 computes it: this build has no libtorch)");
-            else if (rec->keySet != want.keySet)
-                return fail("dispatch key set mismatch", want.keySet, rec->keySet);
+                    + " (a key set this build reads only with libtorch's c10)");
+            else if (haveClass != wantClass)
+                return fail("dispatch key set mismatch", want.keySet,
+                    "the key set of " + describe(state, deviceType(*have.device)));
         } else
             needs.push_back("the dispatch key set of " + want.source + " (" + error + ")");
     }

@@ -1,5 +1,6 @@
 #include "core/report/guard_lab_render.h"
 
+#include "core/analysis/tensor_model.h"
 #include "core/model/trace.h"
 #include "core/util/text_format.h"
 
@@ -114,6 +115,9 @@ std::string guardLabJson(
     j["recompile_limit"] = a.recompileLimit;
     j["entries_left"] = a.entriesLeft;
     j["automatic_dynamic"] = a.automaticDynamic;
+    // What computed the dispatch key sets: c10 of the libtorch this build links, or nothing.
+    j["tensor_model"] = *tensorModelLibrary() ? nlohmann::ordered_json(tensorModelLibrary())
+                                              : nlohmann::ordered_json(nullptr);
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const EntryAnswer& e : a.entries) {
         nlohmann::ordered_json je;

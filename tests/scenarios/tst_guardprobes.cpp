@@ -7,8 +7,8 @@
 // every recording (the committed 2.13 and 2.14.1 ones, the live stage's).
 //
 // The inference-mode probes are decided by the dispatch key set alone, which c10 computes
-// (tensor_model.h). A build without libtorch cannot compute it: there the lab must say "not
-// known" for exactly those probes and name the missing libtorch, never guess.
+// (tensor_model.h). A build without libtorch reads the entries' recorded key sets instead; where
+// that cannot decide, the only answer allowed is "not known" naming the missing libtorch.
 #include "scenario_suite.h"
 
 #include "core/analysis/guard_lab.h"
