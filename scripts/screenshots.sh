@@ -123,6 +123,8 @@ rank_folder() {
 shot screenshot.png 1600x1000 --select '[3/1]' --range 10.2:10.5 resources/examples/example.log
 # docs/findings.md: the Findings panel and the Why tab's overview on the bundled example.
 shot findings.png 1280x800 --range 10.15:10.5 resources/examples/example.log
+# docs/cli.md (guards): the Guards tab's What if section asked for a range of sizes of scale's x.
+shot guard-lab.png 1600x1000 --select '[3/1]' --range 10.2:10.5 --what-if 'x.size(0) in 1..600' resources/examples/example.log
 # docs/compare.md: graph_break_print without its print (A) against the scenario itself (B).
 shot compare.png 1280x800 "$recorded/graph_break_print/without_print" --compare "$recorded/graph_break_print"
 # docs/recording.md: a recording followed live (the example scenario's trace, written in pieces).

@@ -8,10 +8,12 @@
 
 #include <QComboBox>
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTreeView>
@@ -55,6 +57,8 @@ GuardsTab::GuardsTab(QWidget* parent)
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->setFont(mono);
+    // At least six guards in view, however much the What if section below asks for.
+    m_view->setMinimumHeight(7 * (QFontMetrics(mono).height() + 4));
     m_view->header()->resizeSection(0, 260);
     m_view->header()->resizeSection(1, 620);
 
@@ -168,6 +172,13 @@ void GuardsTab::showCompile(uint32_t ci)
     m_shapeView->setVisible(!c.shapeEvents.empty());
     for (int col = 0; col < ShapeEventModel::ColumnCount; ++col)
         m_shapeView->resizeColumnToContents(col);
+    // No taller than its rows (up to eight; more scroll), so a compile with one or two shape
+    // events leaves the height to the guard tree and the What if section.
+    const int rows = std::min<int>(int(c.shapeEvents.size()), 8);
+    const int rowHeight = m_shapeView->fontMetrics().height() + 4;
+    m_shapeView->setMaximumHeight(m_shapeView->header()->sizeHint().height() + rows * rowHeight
+        + m_shapeView->horizontalScrollBar()->sizeHint().height() + 2 * m_shapeView->frameWidth()
+        + 2);
 }
 
 void GuardsTab::showGuard(uint32_t compile, int node)
