@@ -44,6 +44,22 @@ def test_a_new_dtype_recompiles_on_its_guard(guard_dtype: dynascope.Trace) -> No
         assert entry["failed"]["expected"] == expected
         assert entry["failed"]["actual"] == "torch.float16"
     assert answer["entries_left"] == answer["recompile_limit"] - 2
+    # The wheel is built without libtorch (pyproject.toml): key sets are read, not computed.
+    assert answer["tensor_model"] is None
+
+
+def test_inference_mode_without_libtorch() -> None:
+    """guard_lab_probes' neg: [3/0] compiled for an ordinary tensor under no_grad, [3/1] under
+    inference_mode; an inference tensor outside inference mode has [3/1]'s key set, and PyTorch
+    reused [3/1] for it (facts.json). The wheel decides it from the recorded key sets."""
+    trace = dynascope.load(SCENARIOS / "guard_lab_probes")
+    facts = json.loads((SCENARIOS / "guard_lab_probes" / "facts.json").read_text())
+    probe = next(p for p in facts["probes"]
+                 if p["function"] == "neg" and " inference " in p["input"]
+                 and p["input"].endswith("inference_mode: off"))
+    assert probe["recompiled"] is False and probe["ran_entry"] == 1
+    answer = trace.guards("neg", probe["input"] + "; autocast: off")
+    assert answer["reused"] == "[3/1]", answer["verdict"]
 
 
 def test_training_flag() -> None:
