@@ -2,6 +2,7 @@
 // headless screenshot mode live in dynascope_ui.
 #include "ui/compare/comparecontroller.h"
 #include "ui/examplepaths.h"
+#include "ui/highcontrast.h"
 #include "ui/inspector/guardstab.h"
 #include "ui/inspector/whatifpanel.h"
 #include "ui/inspectorview.h"
@@ -15,10 +16,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QTimer>
 
 #include "core/run/run_folder.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 
@@ -137,7 +140,17 @@ int main(int argc, char* argv[])
     parser.addOptions(
         { shotOpt, sizeOpt, scaleOpt, selectOpt, tabOpt, whatIfOpt, rangeOpt, exampleOpt, recordOpt,
             recordDirOpt, compareOpt, runOpt, alignOpt, noFoldOpt, followOpt, shotAfterOpt });
+    const QCommandLineOption highContrastOpt(QStringLiteral("high-contrast"),
+        QStringLiteral("High-contrast colours: black on white (white on black on a dark desktop "
+                       "or with DYNASCOPE_HIGH_CONTRAST=dark), strong status colours, outlined "
+                       "compiles. Used without it when the desktop asks (GTK_THEME, GNOME's or "
+                       "KDE's setting); DYNASCOPE_HIGH_CONTRAST=0 turns that off."));
+    parser.addOption(highContrastOpt);
     parser.process(app);
+    // Before any window exists, so every widget starts with the palette.
+    if (const ContrastRequest contrast = highContrastRequest(parser.isSet(highContrastOpt));
+        contrast.on)
+        applyHighContrast(contrast.dark);
     const bool live = parser.isSet(recordOpt) || parser.isSet(followOpt);
     if (parser.isSet(recordOpt) && parser.isSet(followOpt)) {
         printError(QStringLiteral("--record and --follow do not go together"));
@@ -190,7 +203,14 @@ int main(int argc, char* argv[])
         return 1;
     }
     bool scaleOk = false;
-    const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
+    double scale = parser.value(scaleOpt).toDouble(&scaleOk);
+    // Without --scale, the screen's ratio: QT_SCALE_FACTOR=2 (or a 2x screen) writes an image
+    // twice the --size, as --scale 2 does.
+    if (!parser.isSet(scaleOpt))
+        scale = std::clamp(QGuiApplication::primaryScreen()
+                ? QGuiApplication::primaryScreen()->devicePixelRatio()
+                : 1.0,
+            1.0, 4.0);
     if (!scaleOk || scale < 1 || scale > 4) {
         printError(QStringLiteral("--scale wants a number from 1 to 4, got \"%1\"")
                        .arg(parser.value(scaleOpt)));

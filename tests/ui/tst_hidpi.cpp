@@ -1,7 +1,8 @@
 // HiDPI (issue 33) on the bundled example: the timeline rendered at device pixel ratio 2 is twice
 // the size in device pixels with its hairlines (the label column's edge, the rows' separators) one
 // device pixel wide, not two; `--screenshot --scale 2` (runScreenshot with scale 2) writes a PNG
-// twice the size. With DYNASCOPE_SHOT_DIR set, both timeline images are kept to look at.
+// twice the size, and so does `QT_SCALE_FACTOR=2 dynascope --screenshot` (the binary). With
+// DYNASCOPE_SHOT_DIR set, the images are kept to look at.
 #include "ui/compileselection.h"
 #include "ui/export/imageexport.h"
 #include "ui/mainwindow.h"
@@ -12,6 +13,8 @@
 #include "uitesthelpers.h"
 
 #include <QApplication>
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -91,6 +94,42 @@ private Q_SLOTS:
         QCOMPARE(runScreenshot(w, req, &error), 0);
         const QImage image(req.output);
         QCOMPARE(image.size(), QSize(2000, 1280));
+    }
+
+    // `QT_SCALE_FACTOR=2 dynascope --screenshot` writes the image --scale 2 writes: the screen's
+    // ratio is the default scale; --scale given wins.
+    void screenshotTakesQtScaleFactor()
+    {
+        QTemporaryDir dir;
+        auto shoot = [&](const QByteArray& factor, const QStringList& extra, const QString& name) {
+            const QString out = dir.filePath(name);
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("QT_SCALE_FACTOR"), QString::fromLatin1(factor));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(DYNASCOPE_GUI_BINARY),
+                extra
+                    + QStringList { QStringLiteral("--size"), QStringLiteral("1000x640"),
+                        QStringLiteral("--select"), QStringLiteral("[3/1]"),
+                        QStringLiteral("--screenshot"), out,
+                        QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) });
+            if (!p.waitForFinished(120000) || p.exitCode() != 0)
+                return QImage();
+            if (const QString keep = qEnvironmentVariable("DYNASCOPE_SHOT_DIR"); !keep.isEmpty())
+                QFile::copy(out, keep + QStringLiteral("/") + name);
+            return QImage(out);
+        };
+        const QImage one = shoot("1", {}, QStringLiteral("qt-scale-factor-1.png"));
+        const QImage two = shoot("2", {}, QStringLiteral("qt-scale-factor-2.png"));
+        const QImage forced = shoot("2", { QStringLiteral("--scale"), QStringLiteral("1") },
+            QStringLiteral("qt-scale-factor-2-scale-1.png"));
+        QCOMPARE(one.size(), QSize(1000, 640));
+        QCOMPARE(two.size(), QSize(2000, 1280));
+        QCOMPARE(forced.size(), QSize(1000, 640));
+        // The same picture at twice the resolution, not a magnified one: text drawn at 2x has
+        // more distinct shades than the 1x image scaled up.
+        const QImage magnified = one.scaled(one.size() * 2);
+        QVERIFY(two != magnified);
     }
 };
 

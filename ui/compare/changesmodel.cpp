@@ -1,6 +1,7 @@
 #include "ui/compare/changesmodel.h"
 
 #include "ui/models/format.h"
+#include "ui/models/statusstyle.h"
 #include "ui/plaintooltip.h"
 
 #include <QColor>
@@ -50,7 +51,7 @@ QVariant ChangesModel::dataFor(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole)
         return qs(r.change->text);
     if (role == Qt::ForegroundRole && r.change->worse && index.column() == KindColumn)
-        return QColor(0xD5, 0x5E, 0x00);
+        return severityColor(2);
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {

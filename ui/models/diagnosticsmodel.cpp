@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/models/statusstyle.h"
 #include "ui/plaintooltip.h"
 
 #include <QColor>
@@ -57,7 +58,7 @@ QVariant DiagnosticsModel::dataFor(const QModelIndex& index, int role) const
             }
         }
         if (role == Qt::ForegroundRole && d.severity == Severity::Error)
-            return QColor(0xD5, 0x5E, 0x00);
+            return severityColor(2);
         if (role == Qt::ToolTipRole)
             return QString::fromLatin1(toString(d.code));
         break;

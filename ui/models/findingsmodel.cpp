@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/models/statusstyle.h"
 #include "ui/plaintooltip.h"
 
 #include <QColor>
@@ -73,7 +74,7 @@ QVariant FindingsModel::dataFor(const QModelIndex& index, int role) const
             }
         }
         if (role == Qt::ForegroundRole && f.severity == FindingSeverity::Error)
-            return QColor(0xD5, 0x5E, 0x00);
+            return severityColor(2);
         break;
     case TitleColumn:
         if (role == Qt::DisplayRole || role == SortRole)

@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 #include "ui/models/itemroles.h"
+#include "ui/models/statusstyle.h"
 #include "ui/plaintooltip.h"
 
 #include <QColor>
@@ -103,8 +104,11 @@ QVariant GuardTreeModel::dataFor(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::BackgroundRole:
-        if (hot)
-            return QColor(0xD5, 0x5E, 0x00, 70); // vermillion tint: reads on light and dark
+        if (hot) {
+            QColor tint = severityColor(2); // vermillion tint: reads on light and dark
+            tint.setAlpha(70);
+            return tint;
+        }
         return {};
     case GuardNodeRole:
         return n;

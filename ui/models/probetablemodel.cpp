@@ -14,11 +14,11 @@ QColor outcomeHue(ProbeOutcome o)
 {
     switch (o) {
     case ProbeOutcome::Ok:
-        return QColor(0x00, 0x9E, 0x73); // bluish green
+        return statusStyle(CompileStatus::Ok).color; // bluish green
     case ProbeOutcome::WrongResult:
-        return QColor(0xE6, 0x9F, 0x00); // orange
+        return severityColor(1); // orange
     case ProbeOutcome::Failed:
-        return QColor(0xD5, 0x5E, 0x00); // vermillion
+        return severityColor(2); // vermillion
     case ProbeOutcome::NotRun:
     case ProbeOutcome::NoMeasurements:
         break;

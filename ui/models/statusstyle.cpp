@@ -8,21 +8,72 @@
 
 namespace dynascope::ui {
 
+namespace {
+
+StatusPalette g_palette = StatusPalette::Normal;
+
+// The hues of one palette, by what they mark.
+struct Hues {
+    QRgb ok, graphBreak, empty, error, missing, recompile, cacheHit, cacheMiss;
+};
+
+// Okabe-Ito (docs/ux.md).
+constexpr Hues kNormal { 0x009E73, 0xE69F00, 0x999999, 0xD55E00, 0xCC79A7, 0x0072B2, 0x56B4E9,
+    0xF0E442 };
+// On white: dark, saturated hues, each 4.5:1 or more against white and #f2f2f2 (the alternate
+// row); on black: bright ones, 6.9:1 or more (tst_highcontrast).
+constexpr Hues kHighContrastLight { 0x0B7149, 0x9A5800, 0x4D4D4D, 0xA3000B, 0x7A1A6E, 0x224BD4,
+    0x0B7693, 0x4F4D00 };
+constexpr Hues kHighContrastDark { 0x26DF80, 0xF08C00, 0xA0A0A0, 0xFF5C5C, 0xFF3EE4, 0x4CA6FF,
+    0x0FFEF5, 0xF1F81A };
+
+const Hues& hues()
+{
+    switch (g_palette) {
+    case StatusPalette::HighContrastLight:
+        return kHighContrastLight;
+    case StatusPalette::HighContrastDark:
+        return kHighContrastDark;
+    case StatusPalette::Normal:
+        break;
+    }
+    return kNormal;
+}
+
+} // namespace
+
+void setStatusPalette(StatusPalette palette)
+{
+    g_palette = palette;
+}
+
+StatusPalette statusPalette()
+{
+    return g_palette;
+}
+
 StatusStyle statusStyle(CompileStatus status)
 {
+    const Hues& h = hues();
     switch (status) {
     case CompileStatus::Ok:
-        return { QStringLiteral("✓"), QStringLiteral("ok"), QColor(0x00, 0x9E, 0x73) };
+        return { QStringLiteral("✓"), QStringLiteral("ok"), QColor(h.ok) };
     case CompileStatus::GraphBreak:
-        return { QStringLiteral("⚡"), QStringLiteral("graph break"), QColor(0xE6, 0x9F, 0x00) };
+        return { QStringLiteral("⚡"), QStringLiteral("graph break"), QColor(h.graphBreak) };
     case CompileStatus::Empty:
-        return { QStringLiteral("∅"), QStringLiteral("empty"), QColor(0x99, 0x99, 0x99) };
+        return { QStringLiteral("∅"), QStringLiteral("empty"), QColor(h.empty) };
     case CompileStatus::Error:
-        return { QStringLiteral("✕"), QStringLiteral("error"), QColor(0xD5, 0x5E, 0x00) };
+        return { QStringLiteral("✕"), QStringLiteral("error"), QColor(h.error) };
     case CompileStatus::Missing:
         break;
     }
-    return { QStringLiteral("?"), QStringLiteral("missing"), QColor(0xCC, 0x79, 0xA7) };
+    return { QStringLiteral("?"), QStringLiteral("missing"), QColor(h.missing) };
+}
+
+QColor severityColor(int severity)
+{
+    const Hues& h = hues();
+    return QColor(severity >= 2 ? h.error : severity == 1 ? h.graphBreak : h.cacheHit);
 }
 
 StatusStyle compileStyle(const Compile& c)
@@ -38,19 +89,20 @@ StatusStyle compileStyle(const Compile& c)
 
 StatusStyle markerStyle(MarkerKind kind)
 {
+    const Hues& h = hues();
     switch (kind) {
     case MarkerKind::GraphBreak:
-        return { QStringLiteral("⚡"), QStringLiteral("graph break"), QColor(0xE6, 0x9F, 0x00) };
+        return { QStringLiteral("⚡"), QStringLiteral("graph break"), QColor(h.graphBreak) };
     case MarkerKind::Recompile:
-        return { QStringLiteral("↻"), QStringLiteral("recompile"), QColor(0x00, 0x72, 0xB2) };
+        return { QStringLiteral("↻"), QStringLiteral("recompile"), QColor(h.recompile) };
     case MarkerKind::Failure:
-        return { QStringLiteral("✕"), QStringLiteral("failure"), QColor(0xD5, 0x5E, 0x00) };
+        return { QStringLiteral("✕"), QStringLiteral("failure"), QColor(h.error) };
     case MarkerKind::CacheHit:
-        return { QStringLiteral("▲"), QStringLiteral("cache hit"), QColor(0x56, 0xB4, 0xE9) };
+        return { QStringLiteral("▲"), QStringLiteral("cache hit"), QColor(h.cacheHit) };
     case MarkerKind::CacheMiss:
         break;
     }
-    return { QStringLiteral("▼"), QStringLiteral("cache miss"), QColor(0xF0, 0xE4, 0x42) };
+    return { QStringLiteral("▼"), QStringLiteral("cache miss"), QColor(h.cacheMiss) };
 }
 
 namespace {
@@ -101,7 +153,8 @@ QColor itemTextColor(const QColor& hue)
 
 QColor fillOn(const QColor& hue, const QColor& base)
 {
-    return isDark(base) ? mix(hue, QColor(Qt::white), 0.22) : hue;
+    // The high-contrast sets are made for their base: no tint.
+    return isDark(base) && !highContrast() ? mix(hue, QColor(Qt::white), 0.22) : hue;
 }
 
 PhaseStyle phaseGroupStyle(PhaseGroup g)

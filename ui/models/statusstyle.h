@@ -15,6 +15,19 @@
 
 namespace dynascope::ui {
 
+// The set of status colours in use, process-wide. Normal: the Okabe-Ito hues below. The high
+// contrast sets (issue 33; ui/highcontrast.h chooses one) are for a white or a black base: every
+// hue reads as text and as a fill at 4.5:1 or more against that base, and each pair stays apart
+// (CIE76 distance 25 or more, 9 or more under simulated deuteranopia and protanopia); a fill
+// keeps its hue on either base (fillOn) and gets an outline in the text colour on the timeline.
+enum class StatusPalette { Normal, HighContrastLight, HighContrastDark };
+void setStatusPalette(StatusPalette palette);
+StatusPalette statusPalette();
+inline bool highContrast()
+{
+    return statusPalette() != StatusPalette::Normal;
+}
+
 struct StatusStyle {
     QString glyph; // "✓"
     QString word; // "ok"
@@ -30,6 +43,10 @@ StatusStyle compileStyle(const Compile& c);
 // Instant markers on the timeline and in the legend.
 enum class MarkerKind { GraphBreak, Recompile, Failure, CacheHit, CacheMiss };
 StatusStyle markerStyle(MarkerKind kind);
+
+// The colour of a finding's or a diagnostic's severity (2 error, 1 warning, 0 note): the failure,
+// graph-break and cache-hit hues of the palette in use.
+QColor severityColor(int severity);
 
 // A hue as text on `base`: the same hue, lightened on a dark base or darkened on a light one until
 // it reaches a contrast of 4.5:1 (WCAG AA for text).

@@ -2,6 +2,8 @@
 // render passes).
 #pragma once
 
+#include "ui/models/statusstyle.h"
+
 #include <QColor>
 #include <QPen>
 #include <QString>
@@ -28,9 +30,12 @@ inline QPen hairline(const QColor& c, Qt::PenStyle style = Qt::SolidLine)
     return QPen(c, 0, style);
 }
 
-// Black or white text, whichever reads on `c`.
+// Black or white text, whichever reads on `c` (in high contrast: the higher WCAG contrast).
 inline QColor textOn(const QColor& c)
 {
+    if (highContrast())
+        return contrastRatio(c, Qt::white) >= contrastRatio(c, Qt::black) ? QColor(Qt::white)
+                                                                          : QColor(Qt::black);
     const double lum = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
     return lum > 0.5 ? QColor(0x1a, 0x1a, 0x1a) : QColor(Qt::white);
 }

@@ -31,8 +31,7 @@ void FindingMarksPass::paint(QPainter& p, const PaintContext& ctx)
         const double x = ctx.x(start);
         const double y = ctx.scene.rowTop(row);
         // A corner flag on the span's top left: orange-red for an error, amber for a warning.
-        const QColor fill
-            = fillOn(severity >= 2 ? QColor(0xD5, 0x5E, 0x00) : QColor(0xE6, 0x9F, 0x00), base);
+        const QColor fill = fillOn(severityColor(severity >= 2 ? 2 : 1), base);
         const QPointF corner[3] = { { x, y }, { x + size, y }, { x, y + size } };
         p.setBrush(fill);
         p.drawPolygon(corner, 3);

@@ -46,9 +46,7 @@ void RankMarksPass::paintMark(
     if (it == m_marks.end())
         return;
     const QColor base = ctx.palette.color(QPalette::Base);
-    const QColor hue = it->second.severity >= 2 ? QColor(0xD5, 0x5E, 0x00)
-        : it->second.severity == 1              ? QColor(0xE6, 0x9F, 0x00)
-                                                : QColor(0x56, 0xB4, 0xE9);
+    const QColor hue = severityColor(it->second.severity);
     const int x0 = ctx.areas().labelWidth;
     // On a compact row (a few pixels tall) a bar at the label column's edge; on a rank header,
     // also "≠ straggler, recompiles" at the start of its lanes.

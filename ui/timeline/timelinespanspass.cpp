@@ -62,6 +62,13 @@ void SpansPass::paint(QPainter& p, const PaintContext& ctx)
             if (hovered)
                 fill = fill.lighter(115);
             p.fillRect(sr, fill);
+            if (highContrast() && sr.width() > 2 && !row.compactRank) {
+                // High contrast: every span outlined in the text colour, so neighbours and
+                // the base never blend.
+                p.setPen(QPen(pal.color(QPalette::Text), 1));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(sr.adjusted(0, 0, -1, -1));
+            }
             if (s.compile == ctx.selected && !lane)
                 p.fillRect(QRect(sr.left(), sr.bottom(), sr.width(), 1), pal.color(QPalette::Text));
             const QFont& f2 = lane ? ctx.font() : small;
@@ -134,7 +141,7 @@ void SpansPass::paintSelection(QPainter& p, const PaintContext& ctx)
     if (b >= 0 && a <= w) {
         const int xa = x0 + static_cast<int>(std::floor(a));
         const int xb = std::max(xa + 3, x0 + static_cast<int>(std::ceil(b)));
-        p.setPen(QPen(ctx.palette.color(QPalette::Text), 2));
+        p.setPen(QPen(ctx.palette.color(QPalette::Text), highContrast() ? 3 : 2));
         p.setBrush(Qt::NoBrush);
         const int inset = row.compactRank ? 0 : 2; // a compact row has no room to spare
         p.drawRect(QRect(QPoint(xa, y + inset), QPoint(xb, y + row.height - 1 - inset)));
