@@ -3,9 +3,12 @@
 #include "ui/models/statusstyle.h"
 
 #include <QApplication>
+#include <QDBusConnection>
+#include <QDBusMessage>
+#include <QDBusVariant>
 #include <QDir>
+#include <QFileInfo>
 #include <QGuiApplication>
-#include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -19,21 +22,31 @@ bool namesHighContrast(const QString& theme)
         || theme.contains(QLatin1String("high-contrast"), Qt::CaseInsensitive);
 }
 
-// `gsettings get SCHEMA KEY`, trimmed and unquoted; empty when it does not answer within 1 s.
-QString gsetting(const QString& gsettings, const QString& schema, const QString& key)
+// A setting the desktop publishes through the XDG desktop portal (org.freedesktop.portal.Settings,
+// what GNOME's and KDE's portals answer, and Flatpak apps read), over the session bus: no
+// process is started. Invalid when there is no portal or it does not answer within half a second.
+QVariant portalSetting(const QString& space, const QString& key)
 {
-    QProcess p;
-    p.start(gsettings, { QStringLiteral("get"), schema, key });
-    if (!p.waitForFinished(1000)) {
-        p.kill();
-        p.waitForFinished(1000);
+    // Only a session bus that is already there: without one libdbus may try to launch one.
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")
+        && (runtime.isEmpty() || !QFileInfo::exists(runtime + QStringLiteral("/bus"))))
         return {};
-    }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+    QDBusConnection bus = QDBusConnection::sessionBus();
+    if (!bus.isConnected())
         return {};
-    QString v = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-    if (v.size() >= 2 && v.startsWith(QLatin1Char('\'')) && v.endsWith(QLatin1Char('\'')))
-        v = v.mid(1, v.size() - 2);
+    QDBusMessage call
+        = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.portal.Desktop"),
+            QStringLiteral("/org/freedesktop/portal/desktop"),
+            QStringLiteral("org.freedesktop.portal.Settings"), QStringLiteral("Read"));
+    call << space << key;
+    const QDBusMessage reply = bus.call(call, QDBus::Block, 500);
+    if (reply.type() != QDBusMessage::ReplyMessage || reply.arguments().isEmpty())
+        return {};
+    // Read returns a variant holding the value's variant.
+    QVariant v = reply.arguments().constFirst();
+    while (v.canConvert<QDBusVariant>() && v.userType() == qMetaTypeId<QDBusVariant>())
+        v = v.value<QDBusVariant>().variant();
     return v;
 }
 
@@ -57,15 +70,19 @@ ContrastRequest desktopHighContrastRequest()
     }
     if (desktop.isEmpty())
         return {};
-    const QString gsettings = QStandardPaths::findExecutable(QStringLiteral("gsettings"));
-    if (gsettings.isEmpty())
-        return {};
-    if (gsetting(gsettings, QStringLiteral("org.gnome.desktop.a11y.interface"),
-            QStringLiteral("high-contrast"))
-        == QLatin1String("true"))
+    // The portal's own key (xdg-desktop-portal 1.18+: 1 asks for higher contrast), then GNOME's
+    // accessibility switch and theme, which the GNOME portal serves from its settings.
+    if (portalSetting(QStringLiteral("org.freedesktop.appearance"), QStringLiteral("contrast"))
+            .toUInt()
+        == 1)
+        return { true, false, QStringLiteral("the desktop portal's contrast setting") };
+    if (portalSetting(
+            QStringLiteral("org.gnome.desktop.a11y.interface"), QStringLiteral("high-contrast"))
+            .toBool())
         return { true, false, QStringLiteral("org.gnome.desktop.a11y.interface high-contrast") };
-    const QString theme = gsetting(
-        gsettings, QStringLiteral("org.gnome.desktop.interface"), QStringLiteral("gtk-theme"));
+    const QString theme
+        = portalSetting(QStringLiteral("org.gnome.desktop.interface"), QStringLiteral("gtk-theme"))
+              .toString();
     if (namesHighContrast(theme))
         return { true, theme.contains(QLatin1String("Inverse"), Qt::CaseInsensitive),
             QStringLiteral("gtk-theme ") + theme };
