@@ -15,6 +15,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QTimer>
@@ -24,6 +25,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
+
+// Why high contrast came on, for those who ask (and the portal_contrast test).
+Q_LOGGING_CATEGORY(lcContrast, "dynascope.contrast", QtWarningMsg)
 
 using namespace dynascope::ui;
 
@@ -149,8 +153,12 @@ int main(int argc, char* argv[])
     parser.process(app);
     // Before any window exists, so every widget starts with the palette.
     if (const ContrastRequest contrast = highContrastRequest(parser.isSet(highContrastOpt));
-        contrast.on)
+        contrast.on) {
+        // Says what asked for it (QT_LOGGING_RULES=dynascope.contrast.info=true).
+        qCInfo(lcContrast, "high contrast (%s): %s", contrast.dark ? "dark" : "light",
+            qPrintable(contrast.why));
         applyHighContrast(contrast.dark);
+    }
     const bool live = parser.isSet(recordOpt) || parser.isSet(followOpt);
     if (parser.isSet(recordOpt) && parser.isSet(followOpt)) {
         printError(QStringLiteral("--record and --follow do not go together"));
