@@ -4,7 +4,8 @@
 // since the tagging backend) which entry ran. For every probe the lab is asked the same question,
 // in the same words, on the cache as it stood then (the frame's first N compiles of the trace),
 // and its verdict must be PyTorch's decision: recompiles, or reuses the entry that ran. Runs on
-// every recording (the committed 2.13 and 2.14.1 ones, the live stage's).
+// every recording (the committed 2.13 and 2.14.1 ones, the live stage's), on its TORCH_TRACE and
+// again on the TORCH_LOGS text the same run printed (the guards from the text's dumps).
 //
 // The inference-mode probes are decided by the dispatch key set alone, which c10 computes
 // (tensor_model.h). A build without libtorch reads the entries' recorded key sets instead; where
@@ -13,6 +14,7 @@
 
 #include "core/analysis/guard_lab.h"
 #include "core/analysis/tensor_model.h"
+#include "core/load/loader.h"
 #include "core/model/trace.h"
 
 #include <QtTest>
@@ -35,6 +37,29 @@ private Q_SLOTS:
     {
         const Scenario s = loadScenario(u"guard_lab_probes"_qs);
         QVERIFY(s.trace);
+        checkProbes(s, *s.trace, "TORCH_TRACE");
+    }
+
+    // The same questions on the TORCH_LOGS text the program printed in the same run
+    // (TORCH_LOGS=graph_breaks,recompiles,guards,dynamic): the guard trees come from the text's
+    // [__guards] dumps. What only the trace has (the recompile limit in dynamo_config) is 8,
+    // PyTorch's default, as this program leaves it.
+    void everyProbeAgreesOnTheTorchLogsText()
+    {
+        const Scenario s = loadScenario(u"guard_lab_probes"_qs);
+        // Compressed in the committed recording, plain in a fresh one (the live stage).
+        QString path = s.dir + u"/torch_logs.txt.zst"_qs;
+        if (!QFileInfo::exists(path))
+            path = s.dir + u"/torch_logs.txt"_qs;
+        const LoadResult text = load({ path.toStdString() });
+        QVERIFY2(text.trace, qPrintable(path));
+        QVERIFY(text.trace->files.front().format == TraceFormat::TorchLogs);
+        checkProbes(s, *text.trace, "TORCH_LOGS text");
+    }
+
+private:
+    static void checkProbes(const Scenario& s, const Trace& trace, const char* what)
+    {
         const QJsonArray probes = s.facts[u"probes"_qs].toArray();
         QVERIFY2(probes.size() >= 40, "the program makes at least 40 probes");
         int agree = 0, recompiles = 0, checkedEntries = 0, withoutLibtorch = 0;
@@ -46,11 +71,11 @@ private Q_SLOTS:
             const bool recompiled = p[u"recompiled"_qs].toBool();
             const auto before = size_t(p[u"entries_before"_qs].toInteger());
             std::string error;
-            const auto frame = findGuardFrame(*s.trace, function, error);
+            const auto frame = findGuardFrame(trace, function, error);
             QVERIFY2(frame, error.c_str());
             GuardInput input;
             QVERIFY2(parseGuardInput(text, input, error), (text + ": " + error).c_str());
-            const GuardLabAnswer a = evaluateGuards(*s.trace, *frame, input, before);
+            const GuardLabAnswer a = evaluateGuards(trace, *frame, input, before);
             table << QStringLiteral("%1 | %2 | %3 | %4")
                          .arg(QString::fromStdString(function), QString::fromStdString(text),
                              recompiled ? u"recompiled"_qs : u"reused"_qs,
@@ -59,7 +84,7 @@ private Q_SLOTS:
             const QJsonValue ranEntry = p[u"ran_entry"_qs];
             bool sameEntry = true;
             if (!recompiled && ranEntry.isDouble() && a.reused && *a.reused < a.entries.size()) {
-                const auto& id = s.trace->compiles[a.entries[*a.reused].compile].id;
+                const auto& id = trace.compiles[a.entries[*a.reused].compile].id;
                 sameEntry = id.frameCompile == ranEntry.toInteger();
                 checkedEntries += 1;
             }
@@ -78,9 +103,9 @@ private Q_SLOTS:
                     a.verdict.c_str());
         }
         qInfo("%s", qPrintable(table.join(u'\n')));
-        qInfo("%d of %d probes agree with PyTorch (the entry that ran checked for %d); tensor "
-              "model: %s",
-            agree, int(probes.size()), checkedEntries,
+        qInfo("%s: %d of %d probes agree with PyTorch (the entry that ran checked for %d); "
+              "tensor model: %s",
+            what, agree, int(probes.size()), checkedEntries,
             *tensorModelLibrary() ? tensorModelLibrary() : "none (built without libtorch)");
         if (withoutLibtorch > 0)
             qInfo("%d probes need c10's dispatch key set, which this build lacks", withoutLibtorch);
