@@ -283,6 +283,9 @@ int main(int argc, char* argv[])
     if (parser.isSet(sizeOpt) || liveShot)
         window.resize(size);
     window.show();
+    // A window manager activates a new window; where none runs (a bare X server, Xvfb), ask for
+    // it, so the keyboard reaches the window from the start.
+    window.activateWindow();
     if (!select.isEmpty()) {
         QObject::connect(
             &window, &MainWindow::loadFinished, &window,

@@ -7,7 +7,10 @@ with `--select [3/1]` on the xcb platform with Qt's AT-SPI bridge on
 (QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1), reads the application's accessible tree with pyatspi
 (Debian's python3-pyatspi, so the system python3) and checks that it holds the named docks, the
 inspector's tabs, the Findings table and the timeline's lanes and compile spans with their names
-(ui/timeline/timelineaccessible.cpp) and [3/1] selected.
+(ui/timeline/timelineaccessible.cpp) and [3/1] selected. Then it presses Ctrl+1 and Ctrl+Left
+through the AT-SPI registry (XTest), listening on the bus as a screen reader does: the timeline
+takes the focus, and the compile before [3/1], [3/0], is announced focused and ends focused and
+selected.
 
     atspi_tree.py --app build/bin/dynascope --trace resources/examples/example.log [--timeout S]
                   [--dump FILE]
@@ -319,6 +322,107 @@ def check(root):
     return missing
 
 
+def find_live(pyatspi, acc, predicate, depth=0):
+    """The first live accessible under `acc` (depth first, at most 30 deep) that `predicate`
+    takes."""
+    try:
+        if predicate(acc):
+            return acc
+        count = acc.childCount
+    except Exception:
+        return None
+    if depth >= 30:
+        return None
+    for i in range(count):
+        try:
+            child = acc.getChildAtIndex(i)
+        except Exception:
+            continue
+        if child is not None:
+            found = find_live(pyatspi, child, predicate, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def keyboard_announces(pyatspi, app_acc, timeout):
+    """Press Ctrl+1 (the timeline takes the focus) and Ctrl+Left as a keyboard would (the
+    registry's generateKeyboardEvent, XTest under Xvfb) and listen on the bus as a screen
+    reader does: the compile before [3/1] in its lane, [3/0], must be announced focused, and
+    be focused and selected. Returns what is missing, as sentences."""
+    from gi.repository import GLib
+
+    timeline = find_live(pyatspi, app_acc, lambda a: a.name == "Timeline"
+                         and a.getRoleName() != "page tab" and a.childCount > 0)
+    if timeline is None:
+        return ["the live timeline object, to focus"]
+    heard = []
+
+    def on_event(event):
+        try:
+            heard.append((event.type, event.source.name or "", event.detail1))
+        except Exception:
+            pass
+
+    kinds = ("object:state-changed:focused", "object:state-changed:selected",
+             "object:selection-changed", "object:active-descendant-changed", "focus:")
+    pyatspi.Registry.registerEventListener(on_event, *kinds)
+    context = GLib.MainContext.default()
+
+    def pump(seconds, until=lambda: False):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not until():
+            while context.iteration(False):
+                pass
+            time.sleep(0.02)
+
+    try:
+        # X keycodes of Xvfb's default (evdev, us) keymap.
+        control, one, left = 37, 10, 113
+
+        def press(*keys):
+            for k in keys[:-1]:
+                pyatspi.Registry.generateKeyboardEvent(k, None, pyatspi.KEY_PRESS)
+            pyatspi.Registry.generateKeyboardEvent(keys[-1], None, pyatspi.KEY_PRESSRELEASE)
+            for k in reversed(keys[:-1]):
+                pyatspi.Registry.generateKeyboardEvent(k, None, pyatspi.KEY_RELEASE)
+
+        # The app activates its window itself (no window manager runs under Xvfb).
+        window = find_live(pyatspi, app_acc, lambda a: a.getRoleName() == "frame"
+                           and (a.name or "").endswith("— Dynascope"))
+        pump(timeout, lambda: window is not None and "active" in {
+            pyatspi.stateToString(x) for x in window.getState().getStates()})
+        heard.clear()
+        press(control, one)  # Ctrl+1: the timeline takes the focus
+        pump(timeout, lambda: any(t.startswith("object:state-changed:focused") and d == 1
+                                  and n in ("Timeline", SELECTED_SPAN) for t, n, d in heard))
+        log("heard after Ctrl+1: " + "; ".join(f"{t} {n!r} {d}" for t, n, d in heard[:8]))
+        heard.clear()
+        press(control, left)  # Ctrl+Left: the compile before [3/1] in its lane
+        want = "[3/0] scale ✓ ok"
+
+        def announced():
+            return any(t.startswith("object:state-changed:focused") and n == want and d == 1
+                       for t, n, d in heard)
+
+        pump(timeout, announced)
+    finally:
+        pyatspi.Registry.deregisterEventListener(on_event, *kinds)
+    log("heard after Ctrl+Left: " + "; ".join(f"{t} {n!r} {d}" for t, n, d in heard[:12]))
+    missing = []
+    if not announced():
+        missing.append(f"'{want}' announced as focused after Ctrl+Left on the timeline")
+    span = find_live(pyatspi, timeline, lambda a: a.name == want)
+    try:
+        states = {pyatspi.stateToString(s) for s in span.getState().getStates()} if span else set()
+    except Exception:
+        states = set()
+    for state in ("focused", "selected"):
+        if state not in states:
+            missing.append(f"'{want}' {state} after Ctrl+Left (states: {sorted(states)})")
+    return missing
+
+
 def inner(args):
     import pyatspi
 
@@ -354,6 +458,7 @@ def inner(args):
             root = read_tree(pyatspi, acc)
             missing = check(root)
             if not missing:
+                missing = keyboard_announces(pyatspi, acc, 10)
                 break
     finally:
         app.terminate()
