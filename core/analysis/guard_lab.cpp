@@ -780,8 +780,23 @@ std::string recordedInputDescription(const Trace& trace, uint32_t compile)
         if (e.kind == "create_symbol" && !e.value.empty())
             symbolValues.push_back(e.value);
     size_t nextSymbol = 0;
-    std::string out;
+    std::string out, state;
     for (const PreparedGuard& g : prepare(c).guards) {
+        // The ambient state where it is not the default: grad mode off, autocast on.
+        if (g.kind == "GLOBAL_STATE") {
+            const GlobalState gs = parseGlobalState(g.expr);
+            if (gs.gradMode == false)
+                state += "; grad: off";
+            for (size_t k = 0; k < 2 && k < gs.autocastEnabled.size(); ++k) {
+                if (!gs.autocastEnabled[k])
+                    continue;
+                const int dtype = k < gs.autocastDtype.size() ? gs.autocastDtype[k] : -1;
+                state += std::string("; autocast: ") + (k == 0 ? "cpu" : "cuda")
+                    + (dtype == 15       ? " bf16"
+                            : dtype == 5 ? " f16"
+                                         : "");
+            }
+        }
         const auto& t = g.tensor;
         // Only the frame's own tensor arguments: L['x'], not L['self']._modules['fc']...
         const auto [scope, local] = t ? rootOf(t->source) : std::pair<std::string, std::string> {};
@@ -801,7 +816,7 @@ std::string recordedInputDescription(const Trace& trace, uint32_t compile)
             + (t->device != "cpu" ? " " + t->device : "")
             + (t->requiresGrad ? " requires_grad" : "");
     }
-    return out;
+    return out.empty() ? out : out + state;
 }
 
 std::optional<uint32_t> findGuardFrame(

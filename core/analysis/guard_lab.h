@@ -69,8 +69,9 @@ RangeAnswer evaluateRange(const Trace& trace, uint32_t frame, const GuardInput& 
 
 // The call a compile was made for, as a description to start from (the What if section's
 // first text): each local tensor its TENSOR_MATCH guard names, "x: f32[32, 128]", a dynamic
-// dimension (which the guard leaves open) as the size its symbol was created with, else 2.
-// "" when the compile has no tensor guards.
+// dimension (which the guard leaves open) as the size its symbol was created with, else 2, with
+// its device and requires_grad; then the ambient state where it is not the default ("grad:
+// off", "autocast: cpu bf16"). "" when the compile has no tensor guards.
 std::string recordedInputDescription(const Trace& trace, uint32_t compile);
 
 // The frame named by NAME (code name), [N] or N (frame id), or #INDEX; kNone-like npos if none.

@@ -334,33 +334,9 @@ private Q_SLOTS:
                     // The call: the compile's own tensors, and each value a reason names,
                     // from the compile's own guards (the reason says only what was expected),
                     // else the program's facts (the frame's calls, each new value in turn).
-                    std::string text;
-                    const std::string recorded = recordedInputDescription(t, c.index);
-                    for (size_t at = 0; at <= recorded.size();) {
-                        size_t end = recorded.find("; ", at);
-                        if (end == std::string::npos)
-                            end = recorded.size();
-                        const std::string part = recorded.substr(at, end - at);
-                        // Not the tensors under a module: recordedInputDescription names
-                        // L['self']._modules['lin']._parameters['bias'] as a local
-                        // "self']._modules['lin']._parameters['bias", which is no name.
-                        if (!part.empty()
-                            && part.substr(0, part.find(':')).find('\'') == std::string::npos)
-                            text += (text.empty() ? "" : "; ") + part;
-                        at = end + 2;
-                    }
+                    std::string text = recordedInputDescription(t, c.index);
                     std::set<std::string> named;
                     for (const RecompileReason& rr : c.recompileReasons) {
-                        // recordedInputDescription gives dtype and sizes only: the flag the
-                        // reason says was not expected ("expected requires_grad=0").
-                        if (rr.mismatch == "requires_grad" && named.insert(rr.source).second) {
-                            const size_t at = text.find(rr.source + ": ");
-                            const size_t end = text.find(';', at);
-                            if (at != std::string::npos)
-                                text.insert(end == std::string::npos ? text.size() : end,
-                                    rr.expected == "requires_grad=0" ? " requires_grad"
-                                                                     : " requires_grad=False");
-                        }
                         if (rr.mismatch != "value" || rr.source.empty())
                             continue;
                         const std::string name = describedName(rr.source);
