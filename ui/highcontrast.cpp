@@ -154,6 +154,12 @@ void applyHighContrast(bool dark)
 {
     setStatusPalette(dark ? StatusPalette::HighContrastDark : StatusPalette::HighContrastLight);
     QApplication::setPalette(highContrastPalette(dark));
+    // Fusion outlines text fields a shade darker than the window: nothing on black. A 1 px
+    // outline in the text colour shows every field on either palette.
+    if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance()))
+        app->setStyleSheet(QStringLiteral(
+            "QLineEdit, QComboBox, QAbstractSpinBox { border: 1px solid palette(window-text); "
+            "padding: 2px; }"));
 }
 
 } // namespace dynascope::ui
