@@ -27,6 +27,11 @@ bool namesHighContrast(const QString& theme)
 // process is started. Invalid when there is no portal or it does not answer within half a second.
 QVariant portalSetting(const QString& space, const QString& key)
 {
+    // Asked at start-up, up to three times: once the portal did not answer (none on the bus, or
+    // too slow), the next question is not asked, so the wait is half a second at most.
+    static bool silent = false;
+    if (silent)
+        return {};
     // Only a session bus that is already there: without one libdbus may try to launch one.
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")
@@ -41,6 +46,9 @@ QVariant portalSetting(const QString& space, const QString& key)
             QStringLiteral("org.freedesktop.portal.Settings"), QStringLiteral("Read"));
     call << space << key;
     const QDBusMessage reply = bus.call(call, QDBus::Block, 500);
+    if (reply.type() == QDBusMessage::ErrorMessage
+        && reply.errorName() != QLatin1String("org.freedesktop.portal.Error.NotFound"))
+        silent = true; // no reply, no portal, or a portal without Settings
     if (reply.type() != QDBusMessage::ReplyMessage || reply.arguments().isEmpty())
         return {};
     // Read returns a variant holding the value's variant.

@@ -2,6 +2,7 @@
 
 #include "core/util/json_dom.h"
 #include "core/util/text_format.h"
+#include "core/util/trim.h"
 
 #include <algorithm>
 
@@ -27,24 +28,11 @@ bool isIdentChar(char c)
 // "aten.addmm, aten.gelu" from a line holding "Original ATen: [aten.addmm, aten.gelu]".
 std::vector<std::string> atenOps(std::string_view line)
 {
-    std::vector<std::string> ops;
     const size_t at = line.find("Original ATen: [");
     if (at == std::string_view::npos)
-        return ops;
-    std::string_view list = line.substr(at + 16);
-    list = list.substr(0, list.find(']'));
-    while (!list.empty()) {
-        const size_t comma = list.find(',');
-        std::string_view op = trimLeft(list.substr(0, comma));
-        while (!op.empty() && op.back() == ' ')
-            op.remove_suffix(1);
-        if (!op.empty())
-            ops.emplace_back(op);
-        if (comma == std::string_view::npos)
-            break;
-        list.remove_prefix(comma + 1);
-    }
-    return ops;
+        return {};
+    const std::string_view list = line.substr(at + 16);
+    return splitTrimmed(list.substr(0, list.find(']')));
 }
 
 // The fused part of a generated kernel's name: "addmm_gelu" of "triton_poi_fused_addmm_gelu_0".

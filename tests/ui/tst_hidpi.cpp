@@ -102,22 +102,14 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         auto shoot = [&](const QByteArray& factor, const QStringList& extra, const QString& name) {
-            const QString out = dir.filePath(name);
-            QProcess p;
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.insert(QStringLiteral("QT_SCALE_FACTOR"), QString::fromLatin1(factor));
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(DYNASCOPE_GUI_BINARY),
+            return uitest::shootApp(dir,
                 extra
                     + QStringList { QStringLiteral("--size"), QStringLiteral("1000x640"),
                         QStringLiteral("--select"), QStringLiteral("[3/1]"),
-                        QStringLiteral("--screenshot"), out,
-                        QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) });
-            if (!p.waitForFinished(120000) || p.exitCode() != 0)
-                return QImage();
-            if (const QString keep = qEnvironmentVariable("DYNASCOPE_SHOT_DIR"); !keep.isEmpty())
-                QFile::copy(out, keep + QStringLiteral("/") + name);
-            return QImage(out);
+                        QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) },
+                name, env);
         };
         const QImage one = shoot("1", {}, QStringLiteral("qt-scale-factor-1.png"));
         const QImage two = shoot("2", {}, QStringLiteral("qt-scale-factor-2.png"));

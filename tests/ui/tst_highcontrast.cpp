@@ -265,19 +265,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         auto shoot = [&](const QStringList& extra, const QString& name) {
-            const QString out = dir.filePath(name);
-            QProcess p;
-            p.start(QStringLiteral(DYNASCOPE_GUI_BINARY),
+            return uitest::shootApp(dir,
                 extra
                     + QStringList { QStringLiteral("--size"), QStringLiteral("1200x760"),
                         QStringLiteral("--select"), QStringLiteral("[3/1]"),
-                        QStringLiteral("--screenshot"), out,
-                        QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) });
-            if (!p.waitForFinished(120000))
-                return QImage();
-            if (const QString keep = qEnvironmentVariable("DYNASCOPE_SHOT_DIR"); !keep.isEmpty())
-                QFile::copy(out, keep + QStringLiteral("/") + name);
-            return p.exitCode() == 0 ? QImage(out) : QImage();
+                        QStringLiteral(DYNASCOPE_BUNDLED_EXAMPLE) },
+                name);
         };
         auto has = [](const QImage& image, const QColor& c) {
             for (int y = 0; y < image.height(); y += 2)

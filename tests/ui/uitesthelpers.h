@@ -1,10 +1,15 @@
-// Shared bits of the GUI tests: where the traces are, and loading one synchronously.
+// Shared bits of the GUI tests: where the traces are, loading one synchronously, and a screenshot
+// of the real app.
 #pragma once
 
 #include "core/load/loader.h"
 
+#include <QFile>
 #include <QFileInfo>
+#include <QImage>
+#include <QProcess>
 #include <QString>
+#include <QTemporaryDir>
 
 namespace dynascope::uitest {
 
@@ -30,6 +35,26 @@ inline std::shared_ptr<const Trace> loadTrace(const QString& path)
 {
     return load({ path.toStdString() }).trace;
 }
+
+#ifdef DYNASCOPE_GUI_BINARY
+// Runs the real `dynascope ARGS... --screenshot DIR/NAME` (with `env`, the test's own by default)
+// and returns the picture; a null image when it fails. The PNG is kept under DYNASCOPE_SHOT_DIR
+// when that variable is set.
+inline QImage shootApp(const QTemporaryDir& dir, const QStringList& args, const QString& name,
+    const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    const QString out = dir.filePath(name);
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(DYNASCOPE_GUI_BINARY),
+        args + QStringList { QStringLiteral("--screenshot"), out });
+    if (!p.waitForFinished(120000))
+        return QImage();
+    if (const QString keep = qEnvironmentVariable("DYNASCOPE_SHOT_DIR"); !keep.isEmpty())
+        QFile::copy(out, keep + QStringLiteral("/") + name);
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 ? QImage(out) : QImage();
+}
+#endif
 
 } // namespace dynascope::uitest
 
